@@ -1,0 +1,81 @@
+//! HTML → GitHub-flavoured Markdown for AI agents.
+//!
+//! Pipeline (one module per stage): [`decode`] (charset) → [`dom`] (arena filled by html5ever)
+//! → [`select`] (main content, pruning) → [`render`] (Markdown writer over an explicit stack)
+//! → [`meta`] (front matter, ETag) and [`tokens`] (token estimate).
+//!
+//! The crate knows nothing about proxies: the Envoy filter, the `md-convert` CLI and the
+//! wasm-pack build are thin fronts over [`convert`].
+
+pub mod decode;
+pub mod meta;
+pub mod tokens;
+
+/// Conversion options. `Default` is what the filter and `md-convert` use unless told otherwise.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Absolute URL the page was fetched from; relative links resolve against it
+    /// (after any `<base href>`), and it is the fallback canonical URL in front matter.
+    pub base_url: Option<String>,
+    /// The response's `Content-Type` header value, used for its `charset` parameter.
+    pub content_type: Option<String>,
+    /// Emit YAML front matter (title, description, url, lang, image, author, published).
+    pub front_matter: bool,
+    /// Keep only the main content (`<main>`, `[role=main]`, one `<article>`, or a scored
+    /// candidate), dropping navigation, banners, footers and similar boilerplate.
+    pub prune: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            base_url: None,
+            content_type: None,
+            front_matter: true,
+            prune: true,
+        }
+    }
+}
+
+/// Result of one conversion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    /// UTF-8 Markdown, ending with exactly one newline (empty for an empty document).
+    pub markdown: String,
+    /// Estimated LLM tokens of `markdown` (see [`tokens`]).
+    pub tokens: u64,
+    /// Strong ETag of the exact Markdown bytes, quoted: `"` + 32 hex digits + `"`.
+    pub etag: String,
+    /// Document title, if any.
+    pub title: Option<String>,
+    /// Name of the character encoding the input was decoded from.
+    pub encoding: &'static str,
+}
+
+/// Convert an HTML document to Markdown. Never fails: undecodable bytes become U+FFFD and
+/// any HTML, however malformed or deep, yields some Markdown.
+pub fn convert(input: &[u8], opts: &Options) -> Output {
+    let (text, encoding) = decode::decode(input, opts.content_type.as_deref());
+    // Placeholder until the renderer lands: plain text.
+    let mut markdown = String::new();
+    let t = text.trim();
+    if !t.is_empty() {
+        markdown.push_str(t);
+        markdown.push('\n');
+    }
+    finish(markdown, None, encoding)
+}
+
+fn finish(
+    markdown: String,
+    title: Option<String>,
+    encoding: &'static encoding_rs::Encoding,
+) -> Output {
+    Output {
+        tokens: tokens::estimate(&markdown),
+        etag: meta::etag(markdown.as_bytes()),
+        markdown,
+        title,
+        encoding: encoding.name(),
+    }
+}
