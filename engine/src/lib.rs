@@ -8,8 +8,12 @@
 //! wasm-pack build are thin fronts over [`convert`].
 
 pub mod decode;
+pub mod dom;
 pub mod meta;
+pub mod render;
+pub mod select;
 pub mod tokens;
+pub mod urls;
 
 /// Conversion options. `Default` is what the filter and `md-convert` use unless told otherwise.
 #[derive(Debug, Clone)]
@@ -52,18 +56,36 @@ pub struct Output {
     pub encoding: &'static str,
 }
 
+/// Inputs larger than this are cut (a wasm32 VM addresses 4 GiB; the filter's own cap is far
+/// below). Documented so that no caller is surprised.
+pub const MAX_INPUT_BYTES: usize = 1 << 30;
+
 /// Convert an HTML document to Markdown. Never fails: undecodable bytes become U+FFFD and
 /// any HTML, however malformed or deep, yields some Markdown.
 pub fn convert(input: &[u8], opts: &Options) -> Output {
+    let input = input.get(..MAX_INPUT_BYTES).unwrap_or(input);
     let (text, encoding) = decode::decode(input, opts.content_type.as_deref());
-    // Placeholder until the renderer lands: plain text.
-    let mut markdown = String::new();
-    let t = text.trim();
-    if !t.is_empty() {
-        markdown.push_str(t);
-        markdown.push('\n');
-    }
-    finish(markdown, None, encoding)
+    let dom = dom::Dom::parse(&text);
+    let page = meta::collect(&dom);
+    let urls = urls::Resolver::new(opts.base_url.as_deref(), page.base_href.as_deref());
+    let selection = select::select(&dom, opts.prune);
+    let body = render::render(&dom, &selection, &urls, input.len());
+    drop(dom);
+    let markdown = if opts.front_matter {
+        let mut fm = meta::front_matter(&page, &urls);
+        if fm.is_empty() {
+            body
+        } else {
+            if !body.is_empty() {
+                fm.push('\n');
+                fm.push_str(&body);
+            }
+            fm
+        }
+    } else {
+        body
+    };
+    finish(markdown, page.title, encoding)
 }
 
 fn finish(

@@ -1,6 +1,9 @@
 //! Document metadata: ETag and YAML front matter.
 use sha2::{Digest, Sha256};
 
+use crate::dom::{Attr, Dom, NodeId, Tag, DOCUMENT};
+use crate::urls::Resolver;
+
 /// Strong ETag of `bytes`: the first 128 bits of SHA-256 as 32 lowercase hex digits, quoted.
 pub fn etag(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
@@ -13,4 +16,211 @@ pub fn etag(bytes: &[u8]) -> String {
     }
     out.push('"');
     out
+}
+
+/// Longest front-matter value kept (descriptions can be spam-stuffed).
+const MAX_VALUE_CHARS: usize = 1000;
+
+/// What the document says about itself.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct PageMeta {
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub canonical: Option<String>,
+    pub lang: Option<String>,
+    pub image: Option<String>,
+    pub author: Option<String>,
+    pub published: Option<String>,
+    pub base_href: Option<String>,
+}
+
+/// Collect metadata from `<html lang>`, `<head>` (title, meta, link rel=canonical, base).
+pub fn collect(dom: &Dom) -> PageMeta {
+    let mut m = PageMeta::default();
+    let mut og_title = None;
+    if let Some(html) = dom.find(DOCUMENT, Tag::Html) {
+        m.lang = dom.attr(html, Attr::Lang).and_then(clean_value);
+    }
+    let head = dom.find(DOCUMENT, Tag::Head);
+    for n in head.into_iter().flat_map(|h| dom.descendants(h)) {
+        match dom.tag(n) {
+            Some(Tag::Title) if m.title.is_none() => {
+                m.title = clean_value(&text_content(dom, n));
+            }
+            Some(Tag::Base) if m.base_href.is_none() => {
+                m.base_href = dom.attr(n, Attr::Href).map(str::to_string);
+            }
+            Some(Tag::Link) => {
+                let canonical = dom.attr(n, Attr::Rel).is_some_and(|r| {
+                    r.split_ascii_whitespace()
+                        .any(|t| t.eq_ignore_ascii_case("canonical"))
+                });
+                if canonical && m.canonical.is_none() {
+                    m.canonical = dom.attr(n, Attr::Href).map(str::to_string);
+                }
+            }
+            Some(Tag::Meta) => {
+                let key = dom
+                    .attr(n, Attr::Name)
+                    .or_else(|| dom.attr(n, Attr::Property))
+                    .or_else(|| dom.attr(n, Attr::Itemprop))
+                    .map(|k| k.trim().to_ascii_lowercase());
+                let Some(value) = dom.attr(n, Attr::Content).and_then(clean_value) else {
+                    continue;
+                };
+                let slot = match key.as_deref() {
+                    Some("description" | "og:description" | "twitter:description") => {
+                        &mut m.description
+                    }
+                    Some("og:title" | "twitter:title") => &mut og_title,
+                    Some("og:image" | "twitter:image" | "og:image:url") => &mut m.image,
+                    Some("author" | "article:author" | "byl" | "dc.creator") => &mut m.author,
+                    Some(
+                        "article:published_time" | "datepublished" | "date" | "dc.date" | "pubdate",
+                    ) => &mut m.published,
+                    Some("og:url") if m.canonical.is_none() => &mut m.canonical,
+                    _ => continue,
+                };
+                if slot.is_none() {
+                    *slot = Some(value);
+                }
+            }
+            _ => {}
+        }
+    }
+    if m.title.is_none() {
+        m.title = og_title.or_else(|| {
+            dom.find(DOCUMENT, Tag::H1)
+                .and_then(|h| clean_value(&text_content(dom, h)))
+        });
+    }
+    m
+}
+
+/// Concatenated text of a subtree.
+fn text_content(dom: &Dom, id: NodeId) -> String {
+    dom.descendants(id).map(|n| dom.text_of(n)).collect()
+}
+
+/// Collapse whitespace, trim, cap the length; `None` when empty.
+fn clean_value(v: &str) -> Option<String> {
+    let mut out = String::with_capacity(v.len().min(MAX_VALUE_CHARS));
+    for (i, word) in v.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+        if out.len() > MAX_VALUE_CHARS * 4 {
+            break;
+        }
+    }
+    if let Some((cut, _)) = out.char_indices().nth(MAX_VALUE_CHARS) {
+        out.truncate(cut);
+        out.push('…');
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// YAML front matter for `meta`, with URLs resolved. Every value is a double-quoted YAML
+/// string with all quotes, backslashes and control characters escaped, so page content can
+/// neither end the block nor add keys.
+pub fn front_matter(meta: &PageMeta, urls: &Resolver) -> String {
+    let url = meta
+        .canonical
+        .as_deref()
+        .and_then(|c| urls.link(c))
+        .map(|u| u.trim_start_matches('<').trim_end_matches('>').to_string())
+        .or_else(|| urls.base().map(|u| u.to_string()));
+    let image = meta
+        .image
+        .as_deref()
+        .and_then(|i| urls.link(i))
+        .map(|u| u.trim_start_matches('<').trim_end_matches('>').to_string());
+    let fields: [(&str, Option<&str>); 7] = [
+        ("title", meta.title.as_deref()),
+        ("description", meta.description.as_deref()),
+        ("url", url.as_deref()),
+        ("lang", meta.lang.as_deref()),
+        ("image", image.as_deref()),
+        ("author", meta.author.as_deref()),
+        ("published", meta.published.as_deref()),
+    ];
+    let mut out = String::new();
+    for (key, value) in fields {
+        let Some(v) = value else { continue };
+        if out.is_empty() {
+            out.push_str("---\n");
+        }
+        out.push_str(key);
+        out.push_str(": ");
+        yaml_quoted(&mut out, v);
+        out.push('\n');
+    }
+    if !out.is_empty() {
+        out.push_str("---\n");
+    }
+    out
+}
+
+fn yaml_quoted(out: &mut String, v: &str) {
+    out.push('"');
+    for c in v.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{feff}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn etag_is_strong_and_stable() {
+        let a = etag(b"hello");
+        assert_eq!(a.len(), 34);
+        assert!(a.starts_with('"') && a.ends_with('"'));
+        assert_eq!(a, etag(b"hello"));
+        assert_ne!(a, etag(b"hello!"));
+    }
+
+    #[test]
+    fn front_matter_values_cannot_inject() {
+        let meta = PageMeta {
+            title: Some("Evil\"\n---\nadmin: true # x: y \\".into()),
+            ..PageMeta::default()
+        };
+        let fm = front_matter(&meta, &Resolver::default());
+        assert_eq!(
+            fm,
+            "---\ntitle: \"Evil\\\"\\n---\\nadmin: true # x: y \\\\\"\n---\n"
+        );
+        assert_eq!(fm.lines().count(), 3);
+    }
+
+    #[test]
+    fn collects_head_metadata() {
+        let dom = Dom::parse(
+            "<html lang=en><head><title> A  Title </title><meta name=description content='D'>\
+             <link rel=canonical href='/c'><meta property=og:image content=/i.png></head><body></body></html>",
+        );
+        let m = collect(&dom);
+        assert_eq!(m.title.as_deref(), Some("A Title"));
+        assert_eq!(m.description.as_deref(), Some("D"));
+        assert_eq!(m.lang.as_deref(), Some("en"));
+        let urls = Resolver::new(Some("https://e.com/x"), None);
+        let fm = front_matter(&m, &urls);
+        assert!(fm.contains("url: \"https://e.com/c\"\n"), "{fm}");
+        assert!(fm.contains("image: \"https://e.com/i.png\"\n"), "{fm}");
+    }
 }

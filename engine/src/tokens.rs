@@ -1,6 +1,499 @@
 //! Token estimate for modern LLM tokenizers (calibrated against o200k_base).
+//!
+//! [`estimate`] runs on every converted response, so it carries no vocabulary: one
+//! allocation-free pass over the characters, O(n), with a few small constant tables.
+//!
+//! # Method
+//!
+//! o200k_base first cuts text with a regex and then applies BPE inside each piece. The
+//! scanner reproduces that cut exactly: a *word* (an optional prefix character — space,
+//! punctuation or CJK punctuation — then letters, split at lower→upper case changes, with
+//! `'s`/`'ll`/… attached), a group of 1–3 digits, a *symbol run* (optional leading space,
+//! trailing line breaks and `/`), or white space (up to the last line break; the last space
+//! before a word or symbol joins it). Checked by comparing the estimate of whole texts with
+//! the sum over the pieces cut by the real regex: identical on every sample and on 300 000
+//! random strings of spaces, line breaks, case changes, apostrophes, digits, symbols, CJK,
+//! Hangul, Cyrillic and combining marks.
+//!
+//! Only the BPE step is estimated, per piece:
+//! - a digit group or a white-space piece is always one token (measured: runs up to 64
+//!   spaces or 8 line breaks);
+//! - a word costs `a + slope × max(0, letters − knee)` (table `WORD`), by class (ASCII lower /
+//!   Capitalised / UPPER, Latin with diacritics, Cyrillic, Hangul, Han and kana, other) and
+//!   prefix (space, punctuation, none, `/`). Each cell was fitted by least squares, the knee
+//!   by grid search, on the word pieces of the calibration samples (about 10 000 pieces);
+//!   cells with fewer than 40 pieces keep the space-prefixed shape with a shrunk intercept;
+//! - a symbol run: repeated characters merge (16 per token; backquotes pair up), `|` stays
+//!   apart (table rules), other ASCII symbols cost 1 token per 1–2, 1.22 per 3 and
+//!   `⌈n/3⌉ + 0.4` per n ≥ 4 (measured means), non-ASCII symbols 1 token each.
+//!
+//! # Accuracy
+//!
+//! Against exact tiktoken-rs counts on the samples in `tests/data/tokens` (2–8 KB of prose,
+//! API references, code, tables, link lists, front matter, news, Chinese, Japanese, Korean,
+//! Russian, other scripts and mixed text):
+//!
+//! | set                                | sum of errors | worst page |
+//! |------------------------------------|--------------:|-----------:|
+//! | calibration (24 pages, fitted on)  |        −0.1 % |      8.3 % |
+//! | held out (18 pages, never fitted)  |        −2.7 % |     11.1 % |
+//! | `ceil(chars / 4)`, all 42 pages    |       −26.7 % |     70.2 % |
+//!
+//! What remains is vocabulary: how many of a page's words o200k has as single tokens. Essays
+//! in Russian or Korean cost up to ~10 % more per word than technical or news prose of the
+//! same lengths, and no cheap feature captured it. (Counting kanji double in Japanese pieces
+//! helped in cross-validation on the calibration pages but sent a held-out, kanji-dense news
+//! page from −3 % to +13 %, so it was dropped.)
+//!
+//! Speed (release, one 6 KB English page, shared 2-core machine): about 5 µs per KB, against
+//! about 40 µs per KB for tiktoken-rs.
 
-/// Estimated token count of `text`.
+use std::str::Chars;
+
+/// Costs are summed in thousandths of a token so that fractional per-piece estimates add up
+/// without floating point.
+const MILLI: u64 = 1000;
+
+/// Estimated o200k_base token count of `text`.
 pub fn estimate(text: &str) -> u64 {
-    (text.chars().count() as u64).div_ceil(4)
+    (milli_tokens(text) + MILLI / 2) / MILLI
+}
+
+/// Sum of the estimated costs, in milli-tokens, of the pieces the o200k pre-tokenizer cuts.
+fn milli_tokens(text: &str) -> u64 {
+    let mut s = Scanner::new(text);
+    while let Some((c, info)) = s.bump() {
+        match info.class {
+            Class::Letter | Class::Mark => s.word(info, Prefix::None),
+            Class::Digit => s.digits(),
+            Class::Newline | Class::Space => s.space(c, info),
+            Class::Punct => s.punct(c, false),
+        }
+    }
+    s.milli
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Letter,
+    /// A combining mark (`\p{M}`) that is not `Alphabetic`: it continues a word or a symbol
+    /// run, whichever it follows.
+    Mark,
+    Digit,
+    /// `\r` and `\n`, the only line breaks of the pre-tokenizer.
+    Newline,
+    /// Any other white space.
+    Space,
+    Punct,
+}
+
+/// Word classes by script. A piece mixing scripts takes the greatest (most expensive) one.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Script {
+    Ascii,
+    /// Latin with diacritics (Latin-1 Supplement, Extended-A/B, Extended Additional).
+    LatinExt,
+    Cyrillic,
+    /// Greek, Arabic, Hebrew, Indic, Thai and everything else.
+    Other,
+    Hangul,
+    /// Han ideographs and kana.
+    Cjk,
+}
+
+/// Everything the scanner needs about one character, computed once.
+#[derive(Clone, Copy)]
+struct Info {
+    class: Class,
+    script: Script,
+    upper: bool,
+}
+
+const fn info(class: Class, script: Script, upper: bool) -> Info {
+    Info {
+        class,
+        script,
+        upper,
+    }
+}
+
+const PUNCT: Info = info(Class::Punct, Script::Other, false);
+
+fn classify(c: char) -> Info {
+    match c {
+        'a'..='z' => info(Class::Letter, Script::Ascii, false),
+        'A'..='Z' => info(Class::Letter, Script::Ascii, true),
+        '0'..='9' => info(Class::Digit, Script::Other, false),
+        '\n' | '\r' => info(Class::Newline, Script::Other, false),
+        ' ' | '\t' | '\x0b' | '\x0c' => info(Class::Space, Script::Other, false),
+        '\0'..='\x7f' => PUNCT,
+        _ => classify_non_ascii(c),
+    }
+}
+
+fn classify_non_ascii(c: char) -> Info {
+    // The large letter blocks first, skipping the Unicode property look-ups.
+    let fast = match c as u32 {
+        0x4E00..=0x9FFF | 0x3041..=0x3096 | 0x30A1..=0x30FA | 0x30FC..=0x30FF => Some(Script::Cjk),
+        0xAC00..=0xD7A3 => Some(Script::Hangul),
+        0x0400..=0x0481 | 0x048A..=0x04FF => Some(Script::Cyrillic),
+        0x00C0..=0x00D6 | 0x00D8..=0x00F6 | 0x00F8..=0x024F => Some(Script::LatinExt),
+        _ => None,
+    };
+    if let Some(script) = fast {
+        return info(Class::Letter, script, c.is_uppercase());
+    }
+    // Numbers first: letter-numbers such as `Ⅳ` are `Alphabetic` but `\p{N}` to the regex.
+    if c.is_numeric() {
+        info(Class::Digit, Script::Other, false)
+    } else if c.is_alphabetic() {
+        info(Class::Letter, script(c), c.is_uppercase())
+    } else if is_combining_mark(c) {
+        info(Class::Mark, Script::Other, false)
+    } else if c.is_whitespace() {
+        info(Class::Space, Script::Other, false)
+    } else {
+        PUNCT
+    }
+}
+
+fn script(c: char) -> Script {
+    match c as u32 {
+        0x00C0..=0x024F | 0x1E00..=0x1EFF => Script::LatinExt,
+        0x0400..=0x052F => Script::Cyrillic,
+        0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF => Script::Hangul,
+        0x3040..=0x30FF
+        | 0x31F0..=0x31FF
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xF900..=0xFAFF
+        | 0xFF66..=0xFF9F => Script::Cjk,
+        _ => Script::Other,
+    }
+}
+
+/// Combining marks that are not already `Alphabetic`: the generic combining blocks, variation
+/// selectors, and the viramas, nuktas, tone marks and points of Indic, Thai, Lao, Hebrew and
+/// Arabic text.
+fn is_combining_mark(c: char) -> bool {
+    let c = c as u32;
+    match c {
+        0x0900..=0x0DFF => !matches!(c, 0x0964 | 0x0965 | 0x0970),
+        0x0591..=0x05C7 => !matches!(c, 0x05BE | 0x05C0 | 0x05C3 | 0x05C6),
+        0x0300..=0x036F
+        | 0x0483..=0x0489
+        | 0x064B..=0x065F
+        | 0x0670
+        | 0x06D6..=0x06ED
+        | 0x0E47..=0x0E4E
+        | 0x0EC8..=0x0ECD
+        | 0x1AB0..=0x1AFF
+        | 0x1DC0..=0x1DFF
+        | 0x20D0..=0x20FF
+        | 0x3099..=0x309A
+        | 0xFE00..=0xFE0F
+        | 0xFE20..=0xFE2F
+        | 0xE0100..=0xE01EF => true,
+        _ => false,
+    }
+}
+
+/// What precedes the letters of a word piece.
+#[derive(Clone, Copy)]
+enum Prefix {
+    Space = 0,
+    Punct = 1,
+    None = 2,
+    /// `/`: URL path segments merge with their slash less often than code does with `.`.
+    Slash = 3,
+}
+
+/// Word cost `a + slope × max(0, letters − knee)` in milli-tokens, as `(a, knee, slope)`, by
+/// word class (rows) and prefix (columns: space, punctuation, none, slash).
+#[rustfmt::skip]
+const WORD: [[(u64, u64, u64); 4]; 8] = [
+    [(1004, 6, 39), (1098, 5, 205), (1047, 5, 147), (1498, 9, 463)], // ASCII lower case
+    [(1019, 5, 82), (1179, 5, 135), (989, 0, 40), (1203, 5, 82)],    // ASCII Capitalised
+    [(842, 0, 118), (1156, 0, 118), (1132, 5, 502), (1297, 0, 118)], // ASCII UPPER CASE
+    [(1152, 4, 237), (1138, 4, 237), (1609, 4, 237), (1152, 4, 237)], // Latin with diacritics
+    [(1014, 3, 160), (1442, 3, 160), (853, 0, 250), (1014, 3, 160)], // Cyrillic
+    [(964, 3, 379), (1058, 3, 379), (1761, 3, 379), (964, 3, 379)],  // other scripts
+    [(643, 0, 496), (1044, 0, 496), (393, 0, 737), (643, 0, 496)],   // Hangul
+    [(572, 0, 728), (994, 0, 759), (445, 0, 725), (572, 0, 728)],    // Han and kana
+];
+
+/// One word piece being accumulated: its prefix, then letters.
+struct Word {
+    prefix: Prefix,
+    letters: u64,
+    upper: u64,
+    first_upper: bool,
+    seen_lower: bool,
+    script: Script,
+}
+
+impl Word {
+    fn new(prefix: Prefix) -> Self {
+        Word {
+            prefix,
+            letters: 0,
+            upper: 0,
+            first_upper: false,
+            seen_lower: false,
+            script: Script::Ascii,
+        }
+    }
+
+    fn push(&mut self, info: Info) {
+        self.script = self.script.max(info.script);
+        if info.upper {
+            self.upper += 1;
+            self.first_upper |= self.letters == 0;
+        } else {
+            self.seen_lower = true;
+        }
+        self.letters += 1;
+    }
+
+    fn cost(&self) -> u64 {
+        let row = match self.script {
+            Script::Ascii if self.letters >= 2 && self.upper == self.letters => 2,
+            Script::Ascii if self.first_upper => 1,
+            Script::Ascii => 0,
+            Script::LatinExt => 3,
+            Script::Cyrillic => 4,
+            Script::Other => 5,
+            Script::Hangul => 6,
+            Script::Cjk => 7,
+        };
+        // In range by construction: eight rows above, four `Prefix` variants.
+        let (a, knee, slope) = WORD[row][self.prefix as usize];
+        (a + slope * self.letters.saturating_sub(knee)).max(MILLI)
+    }
+}
+
+/// Walks the text once, keeping the next character (already classified) as look-ahead.
+struct Scanner<'a> {
+    rest: Chars<'a>,
+    next: Option<(char, Info)>,
+    milli: u64,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(text: &'a str) -> Self {
+        let mut rest = text.chars();
+        let next = rest.next().map(|c| (c, classify(c)));
+        Scanner {
+            rest,
+            next,
+            milli: 0,
+        }
+    }
+
+    // Called once per character; forcing it inline measured about 30 % faster.
+    #[inline(always)]
+    fn bump(&mut self) -> Option<(char, Info)> {
+        let current = self.next;
+        self.next = self.rest.next().map(|c| (c, classify(c)));
+        current
+    }
+
+    fn peek_class(&self) -> Option<Class> {
+        self.next.map(|(_, info)| info.class)
+    }
+
+    /// A word from its first letter; a new piece starts at each lower→upper case change
+    /// (`camelCase` is two pieces, `HTMLParser` one).
+    fn word(&mut self, first: Info, prefix: Prefix) {
+        let mut w = Word::new(prefix);
+        w.push(first);
+        while let Some((_, info)) = self.next {
+            match info.class {
+                Class::Letter if w.seen_lower && info.upper => {
+                    self.milli += w.cost();
+                    w = Word::new(Prefix::None);
+                    w.push(info);
+                }
+                Class::Letter | Class::Mark => w.push(info),
+                _ => break,
+            }
+            self.bump();
+        }
+        self.contraction();
+        self.milli += w.cost();
+    }
+
+    /// English contractions (`'s`, `'ll`, …) belong to the word and merge into its token.
+    fn contraction(&mut self) {
+        if !matches!(self.next, Some(('\'', _))) {
+            return;
+        }
+        let b = self.rest.as_str().as_bytes();
+        let lower = |i: usize| b.get(i).map(u8::to_ascii_lowercase);
+        let len = match (lower(0), lower(1)) {
+            (Some(b's' | b't' | b'm' | b'd'), _) => 1,
+            (Some(b'r' | b'v'), Some(b'e')) | (Some(b'l'), Some(b'l')) => 2,
+            _ => return,
+        };
+        for _ in 0..=len {
+            self.bump();
+        }
+    }
+
+    /// Digits go in groups of up to three, each one token.
+    fn digits(&mut self) {
+        let mut n = 1u64;
+        while self.peek_class() == Some(Class::Digit) {
+            self.bump();
+            n += 1;
+        }
+        self.milli += n.div_ceil(3) * MILLI;
+    }
+
+    /// A white-space run. Everything up to its last line break is one piece. After that, the
+    /// last space or tab becomes the prefix of a following word (a space also that of
+    /// following punctuation), and what remains before it is one more piece.
+    fn space(&mut self, first: char, info: Info) {
+        let mut newline = info.class == Class::Newline;
+        let mut trail = u64::from(!newline);
+        let mut last = first;
+        while let Some((c, info)) = self.next {
+            match info.class {
+                Class::Newline => {
+                    newline = true;
+                    trail = 0;
+                }
+                Class::Space => trail += 1,
+                _ => break,
+            }
+            last = c;
+            self.bump();
+        }
+        let mut pieces = u64::from(newline);
+        match self.peek_class() {
+            Some(Class::Letter | Class::Mark) if trail > 0 => {
+                self.milli += (pieces + u64::from(trail > 1)) * MILLI;
+                if let Some((_, info)) = self.bump() {
+                    self.word(info, Prefix::Space);
+                }
+                return;
+            }
+            Some(Class::Punct) if trail > 0 && last == ' ' => {
+                self.milli += (pieces + u64::from(trail > 1)) * MILLI;
+                if let Some((c, _)) = self.bump() {
+                    self.punct(c, true);
+                }
+                return;
+            }
+            // A run before a digit or a non-space-led symbol keeps its last character apart.
+            Some(Class::Digit | Class::Punct) => pieces += trail.min(2),
+            _ => pieces += trail.min(1),
+        }
+        self.milli += pieces * MILLI;
+    }
+
+    /// Punctuation and symbols. A lone one right before a letter is that word's prefix;
+    /// otherwise the run, with its leading space and trailing line breaks, is one piece.
+    fn punct(&mut self, first: char, leading_space: bool) {
+        if !leading_space && matches!(self.peek_class(), Some(Class::Letter | Class::Mark)) {
+            if let Some((_, info)) = self.bump() {
+                let prefix = if first == '/' {
+                    Prefix::Slash
+                } else {
+                    Prefix::Punct
+                };
+                self.word(info, prefix);
+            }
+            return;
+        }
+        let mut cost = PunctCost::default();
+        cost.push(first);
+        while let Some((
+            c,
+            Info {
+                class: Class::Punct | Class::Mark,
+                ..
+            },
+        )) = self.next
+        {
+            cost.push(c);
+            self.bump();
+        }
+        let mut newline = false;
+        while let Some((c @ ('\r' | '\n' | '/'), _)) = self.next {
+            newline |= c != '/';
+            self.bump();
+        }
+        self.milli += cost.finish(newline);
+    }
+}
+
+/// Cost of a punctuation piece. Runs of one repeated character (`---`, `***`) merge into few
+/// tokens; `|` stays apart from its neighbours (table rules); other ASCII punctuation merges
+/// about three characters per token; non-ASCII symbols are a token each.
+#[derive(Default)]
+struct PunctCost {
+    run_char: char,
+    run_len: u64,
+    group: u64,
+    milli: u64,
+}
+
+impl PunctCost {
+    fn push(&mut self, c: char) {
+        if c == self.run_char && self.run_len > 0 {
+            self.run_len += 1;
+        } else {
+            self.end_run();
+            self.run_char = c;
+            self.run_len = 1;
+        }
+    }
+
+    fn end_run(&mut self) {
+        let n = self.run_len;
+        if n == 0 {
+            return;
+        }
+        self.run_len = 0;
+        let c = self.run_char;
+        if !c.is_ascii() {
+            self.flush_group();
+            self.milli += n * MILLI;
+        } else if c == '|' {
+            self.flush_group();
+            self.milli += n.div_ceil(2) * MILLI;
+        } else if n >= 3 {
+            self.flush_group();
+            // Backquotes pair up (`` `` ``); other repeated characters have tokens 16 long.
+            let tokens = if c == '`' && n > 3 {
+                n.div_ceil(2)
+            } else {
+                n.div_ceil(16)
+            };
+            self.milli += tokens * MILLI;
+        } else {
+            self.group += n;
+        }
+    }
+
+    fn flush_group(&mut self) {
+        self.milli += match self.group {
+            0 => 0,
+            1 | 2 => MILLI,
+            3 => 1220,
+            g => g.div_ceil(3) * MILLI + 400,
+        };
+        self.group = 0;
+    }
+
+    /// `newline`: the piece ended in line breaks, which split a closing code fence in two.
+    fn finish(mut self, newline: bool) -> u64 {
+        if newline && self.run_char == '`' && self.run_len == 3 {
+            self.milli += MILLI;
+        }
+        self.end_run();
+        self.flush_group();
+        self.milli.max(MILLI)
+    }
 }

@@ -1,0 +1,620 @@
+//! An index-based DOM arena filled by html5ever's tree builder.
+//!
+//! Nodes live in one `Vec` and link to each other by `u32` index (parent, first/last child,
+//! previous/next sibling), text lives in one shared buffer, and only the attributes the
+//! renderer reads are kept. Compared with `RcDom` this means no reference counting, no
+//! per-node allocation, and — important inside a wasm VM — dropping the tree is freeing a few
+//! vectors, never a recursive walk.
+use std::borrow::Cow;
+use std::cell::RefCell;
+
+use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::tendril::{StrTendril, TendrilSink};
+use html5ever::{ns, Attribute, LocalName, Namespace, ParseOpts, QualName};
+
+/// Index of a node in [`Dom::nodes`].
+pub type NodeId = u32;
+/// "No node" in link fields.
+pub const NONE: NodeId = u32::MAX;
+/// The document node is always the first node.
+pub const DOCUMENT: NodeId = 0;
+
+macro_rules! tags {
+    ($($variant:ident = $name:literal,)*) => {
+        /// HTML elements the converter distinguishes; everything else is `Other`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Tag { $($variant,)* Other, Svg, Math, Foreign }
+
+        fn tag_of(local: &str) -> Tag {
+            match local { $($name => Tag::$variant,)* _ => Tag::Other }
+        }
+    };
+}
+
+tags! {
+    A = "a", Abbr = "abbr", Address = "address", Area = "area", Article = "article",
+    Aside = "aside", Audio = "audio", B = "b", Base = "base", Big = "big",
+    Blockquote = "blockquote", Body = "body", Br = "br", Button = "button", Canvas = "canvas",
+    Caption = "caption", Center = "center", Cite = "cite", Code = "code", Col = "col",
+    Colgroup = "colgroup", Datalist = "datalist", Dd = "dd", Del = "del", Details = "details",
+    Dfn = "dfn", Dialog = "dialog", Dir = "dir", Div = "div", Dl = "dl", Dt = "dt", Em = "em",
+    Embed = "embed", Fieldset = "fieldset", Figcaption = "figcaption", Figure = "figure",
+    Footer = "footer", Form = "form", Frame = "frame", Frameset = "frameset", H1 = "h1",
+    H2 = "h2", H3 = "h3", H4 = "h4", H5 = "h5", H6 = "h6", Head = "head", Header = "header",
+    Hgroup = "hgroup", Hr = "hr", Html = "html", I = "i", Iframe = "iframe", Img = "img",
+    Input = "input", Ins = "ins", Kbd = "kbd", Label = "label", Legend = "legend", Li = "li",
+    Link = "link", Listing = "listing", Main = "main", Map = "map", Mark = "mark", Menu = "menu",
+    Meta = "meta", Meter = "meter", Nav = "nav", Noembed = "noembed", Noframes = "noframes",
+    Noscript = "noscript", Object = "object", Ol = "ol", Optgroup = "optgroup",
+    Option = "option", Output = "output", P = "p", Param = "param", Picture = "picture",
+    Plaintext = "plaintext", Pre = "pre", Progress = "progress", Q = "q", Rp = "rp", Rt = "rt",
+    Ruby = "ruby", S = "s", Samp = "samp", Script = "script", Search = "search",
+    Section = "section", Select = "select", Slot = "slot", Small = "small", Source = "source",
+    Span = "span", Strike = "strike", Strong = "strong", Style = "style", Sub = "sub",
+    Summary = "summary", Sup = "sup", Table = "table", Tbody = "tbody", Td = "td",
+    Template = "template", Textarea = "textarea", Tfoot = "tfoot", Th = "th", Thead = "thead",
+    Time = "time", Title = "title", Tr = "tr", Track = "track", Tt = "tt", U = "u", Ul = "ul",
+    Var = "var", Video = "video", Wbr = "wbr", Xmp = "xmp",
+}
+
+macro_rules! attrs {
+    ($($variant:ident = $name:literal,)*) => {
+        /// Attributes the converter reads; all others are discarded while parsing.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Attr { $($variant,)* }
+
+        fn attr_of(local: &str) -> Option<Attr> {
+            match local { $($name => Some(Attr::$variant),)* _ => None }
+        }
+    };
+}
+
+attrs! {
+    Align = "align", Alt = "alt", AriaHidden = "aria-hidden", Charset = "charset",
+    Checked = "checked", Class = "class", Colspan = "colspan", Content = "content",
+    DataSrc = "data-src", Datetime = "datetime", Hidden = "hidden", Href = "href",
+    HttpEquiv = "http-equiv", Id = "id", Itemprop = "itemprop", Lang = "lang", Name = "name",
+    Open = "open", Poster = "poster", Property = "property", Rel = "rel", Reversed = "reversed",
+    Role = "role", Rowspan = "rowspan", Src = "src", Start = "start", Style = "style",
+    Title = "title", Type = "type", Value = "value",
+}
+
+/// What a node is. Ranges index [`Dom::text`], [`Dom::attrs`] and [`Dom::attr_text`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Document,
+    Element {
+        tag: Tag,
+        name: u32,
+        attrs: (u32, u32),
+        template: NodeId,
+    },
+    Text {
+        start: u32,
+        end: u32,
+    },
+    /// Comments, processing instructions, doctypes and template fragments: never rendered.
+    Other,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Node {
+    pub parent: NodeId,
+    pub first_child: NodeId,
+    pub last_child: NodeId,
+    pub prev: NodeId,
+    pub next: NodeId,
+    pub kind: Kind,
+}
+
+/// A parsed document.
+#[derive(Debug, Default)]
+pub struct Dom {
+    pub nodes: Vec<Node>,
+    pub text: String,
+    pub attrs: Vec<(Attr, u32, u32)>,
+    pub attr_text: String,
+    names: Vec<QualName>,
+}
+
+impl Dom {
+    /// Parse a whole document. Never fails: html5ever recovers from any input.
+    pub fn parse(html: &str) -> Dom {
+        let sink = Sink {
+            dom: RefCell::new(Dom::with_capacity(html.len())),
+        };
+        let opts = ParseOpts::default();
+        html5ever::parse_document(sink, opts).one(StrTendril::from_slice(html))
+    }
+
+    fn with_capacity(input_len: usize) -> Dom {
+        // Typical pages have one node per ~40 input bytes and about half of their bytes in text.
+        let mut dom = Dom {
+            nodes: Vec::with_capacity(input_len / 40 + 16),
+            text: String::with_capacity(input_len / 2),
+            attrs: Vec::with_capacity(input_len / 80 + 16),
+            attr_text: String::with_capacity(input_len / 8),
+            names: Vec::new(),
+        };
+        dom.push(Kind::Document);
+        dom
+    }
+
+    fn push(&mut self, kind: Kind) -> NodeId {
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(Node {
+            parent: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            prev: NONE,
+            next: NONE,
+            kind,
+        });
+        id
+    }
+
+    #[inline]
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// The element's tag, or `None` for non-elements.
+    #[inline]
+    pub fn tag(&self, id: NodeId) -> Option<Tag> {
+        match self.node(id).kind {
+            Kind::Element { tag, .. } => Some(tag),
+            _ => None,
+        }
+    }
+
+    /// The text of a text node (empty for other nodes).
+    #[inline]
+    pub fn text_of(&self, id: NodeId) -> &str {
+        match self.node(id).kind {
+            Kind::Text { start, end } => self.text.get(start as usize..end as usize).unwrap_or(""),
+            _ => "",
+        }
+    }
+
+    /// An attribute's value, if the element has it.
+    pub fn attr(&self, id: NodeId, which: Attr) -> Option<&str> {
+        let Kind::Element { attrs: (a, b), .. } = self.node(id).kind else {
+            return None;
+        };
+        self.attrs
+            .get(a as usize..b as usize)?
+            .iter()
+            .find(|(name, _, _)| *name == which)
+            .and_then(|&(_, s, e)| self.attr_text.get(s as usize..e as usize))
+    }
+
+    /// The local name of an element (for elements the converter does not know by tag).
+    pub fn local_name(&self, id: NodeId) -> &str {
+        match self.node(id).kind {
+            Kind::Element { name, .. } => self.names.get(name as usize).map_or("", |q| &q.local),
+            _ => "",
+        }
+    }
+
+    /// Children of `id`, first to last.
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        Children {
+            dom: self,
+            next: self.node(id).first_child,
+        }
+    }
+
+    /// All descendants of `root` in document order, without recursion.
+    pub fn descendants(&self, root: NodeId) -> Descendants<'_> {
+        Descendants {
+            dom: self,
+            root,
+            next: self.node(root).first_child,
+        }
+    }
+
+    /// First element with `tag` below `root`, in document order.
+    pub fn find(&self, root: NodeId, tag: Tag) -> Option<NodeId> {
+        self.descendants(root).find(|&n| self.tag(n) == Some(tag))
+    }
+
+    // --- tree mutation used by the sink ---
+
+    fn detach(&mut self, id: NodeId) {
+        let Node {
+            parent, prev, next, ..
+        } = *self.node(id);
+        if parent == NONE {
+            return;
+        }
+        if prev != NONE {
+            self.nodes[prev as usize].next = next;
+        } else {
+            self.nodes[parent as usize].first_child = next;
+        }
+        if next != NONE {
+            self.nodes[next as usize].prev = prev;
+        } else {
+            self.nodes[parent as usize].last_child = prev;
+        }
+        let n = &mut self.nodes[id as usize];
+        n.parent = NONE;
+        n.prev = NONE;
+        n.next = NONE;
+    }
+
+    fn append_node(&mut self, parent: NodeId, child: NodeId) {
+        self.detach(child);
+        let last = self.node(parent).last_child;
+        {
+            let c = &mut self.nodes[child as usize];
+            c.parent = parent;
+            c.prev = last;
+        }
+        if last != NONE {
+            self.nodes[last as usize].next = child;
+        } else {
+            self.nodes[parent as usize].first_child = child;
+        }
+        self.nodes[parent as usize].last_child = child;
+    }
+
+    fn insert_before(&mut self, sibling: NodeId, child: NodeId) {
+        self.detach(child);
+        let Node { parent, prev, .. } = *self.node(sibling);
+        if parent == NONE {
+            return;
+        }
+        {
+            let c = &mut self.nodes[child as usize];
+            c.parent = parent;
+            c.prev = prev;
+            c.next = sibling;
+        }
+        self.nodes[sibling as usize].prev = child;
+        if prev != NONE {
+            self.nodes[prev as usize].next = child;
+        } else {
+            self.nodes[parent as usize].first_child = child;
+        }
+    }
+
+    /// Append `s` to text node `id`, keeping its text contiguous in the shared buffer.
+    fn extend_text(&mut self, id: NodeId, s: &str) {
+        let Kind::Text { start, end } = self.node(id).kind else {
+            return;
+        };
+        let (start, end) = (start as usize, end as usize);
+        let new_start = if end == self.text.len() {
+            start
+        } else {
+            // Rare (foster parenting, adoption agency): move the old text to the end first.
+            let new_start = self.text.len();
+            self.text.extend_from_within(start..end);
+            new_start
+        };
+        self.text.push_str(s);
+        self.nodes[id as usize].kind = Kind::Text {
+            start: new_start as u32,
+            end: self.text.len() as u32,
+        };
+    }
+
+    fn new_text(&mut self, s: &str) -> NodeId {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        let end = self.text.len() as u32;
+        self.push(Kind::Text { start, end })
+    }
+
+    fn is_text(&self, id: NodeId) -> bool {
+        id != NONE && matches!(self.node(id).kind, Kind::Text { .. })
+    }
+
+    fn store_attrs(&mut self, attrs: &[Attribute]) -> (u32, u32) {
+        let a = self.attrs.len() as u32;
+        for attr in attrs {
+            if attr.name.ns != ns!() {
+                continue;
+            }
+            if let Some(which) = attr_of(&attr.name.local) {
+                let s = self.attr_text.len() as u32;
+                self.attr_text.push_str(&attr.value);
+                self.attrs.push((which, s, self.attr_text.len() as u32));
+            }
+        }
+        (a, self.attrs.len() as u32)
+    }
+}
+
+pub struct Children<'a> {
+    dom: &'a Dom,
+    next: NodeId,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        if self.next == NONE {
+            return None;
+        }
+        let id = self.next;
+        self.next = self.dom.node(id).next;
+        Some(id)
+    }
+}
+
+pub struct Descendants<'a> {
+    dom: &'a Dom,
+    root: NodeId,
+    next: NodeId,
+}
+
+impl Iterator for Descendants<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        let id = self.next;
+        if id == NONE {
+            return None;
+        }
+        let n = self.dom.node(id);
+        self.next = if n.first_child != NONE {
+            n.first_child
+        } else {
+            // Climb until a node with a next sibling, stopping at the root.
+            let mut cur = id;
+            loop {
+                if cur == self.root {
+                    break NONE;
+                }
+                let c = self.dom.node(cur);
+                if c.next != NONE {
+                    break c.next;
+                }
+                cur = c.parent;
+                if cur == NONE || cur == self.root {
+                    break NONE;
+                }
+            }
+        };
+        Some(id)
+    }
+}
+
+/// The html5ever `TreeSink`. html5ever calls it through `&self`, hence the `RefCell`; no borrow
+/// is held across calls back into html5ever.
+struct Sink {
+    dom: RefCell<Dom>,
+}
+
+/// Element name handed back to html5ever (an owned copy: interned atoms make it cheap).
+#[derive(Debug)]
+pub struct Name(QualName);
+
+impl ElemName for Name {
+    fn ns(&self) -> &Namespace {
+        &self.0.ns
+    }
+    fn local_name(&self) -> &LocalName {
+        &self.0.local
+    }
+}
+
+impl TreeSink for Sink {
+    type Handle = NodeId;
+    type Output = Dom;
+    type ElemName<'a> = Name;
+
+    fn finish(self) -> Dom {
+        self.dom.into_inner()
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {}
+
+    fn get_document(&self) -> NodeId {
+        DOCUMENT
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a NodeId) -> Name {
+        let dom = self.dom.borrow();
+        let q = match dom.nodes.get(*target as usize).map(|n| n.kind) {
+            Some(Kind::Element { name, .. }) => dom.names.get(name as usize).cloned(),
+            _ => None,
+        };
+        Name(q.unwrap_or_else(|| QualName::new(None, ns!(), LocalName::from(""))))
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> NodeId {
+        let mut dom = self.dom.borrow_mut();
+        let tag = if name.ns == ns!(html) {
+            tag_of(&name.local)
+        } else if name.ns == ns!(svg) && &*name.local == "svg" {
+            Tag::Svg
+        } else if name.ns == ns!(mathml) && &*name.local == "math" {
+            Tag::Math
+        } else {
+            Tag::Foreign
+        };
+        let attrs = dom.store_attrs(&attrs);
+        let name_idx = dom.names.len() as u32;
+        dom.names.push(name);
+        let template = if flags.template {
+            dom.push(Kind::Other)
+        } else {
+            NONE
+        };
+        dom.push(Kind::Element {
+            tag,
+            name: name_idx,
+            attrs,
+            template,
+        })
+    }
+
+    fn create_comment(&self, _text: StrTendril) -> NodeId {
+        self.dom.borrow_mut().push(Kind::Other)
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> NodeId {
+        self.dom.borrow_mut().push(Kind::Other)
+    }
+
+    fn append(&self, parent: &NodeId, child: NodeOrText<NodeId>) {
+        let mut dom = self.dom.borrow_mut();
+        match child {
+            NodeOrText::AppendNode(n) => dom.append_node(*parent, n),
+            NodeOrText::AppendText(t) => {
+                let last = dom.node(*parent).last_child;
+                if dom.is_text(last) {
+                    dom.extend_text(last, &t);
+                } else {
+                    let n = dom.new_text(&t);
+                    dom.append_node(*parent, n);
+                }
+            }
+        }
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &NodeId,
+        prev_element: &NodeId,
+        child: NodeOrText<NodeId>,
+    ) {
+        let has_parent = self.dom.borrow().node(*element).parent != NONE;
+        if has_parent {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {}
+
+    fn get_template_contents(&self, target: &NodeId) -> NodeId {
+        match self.dom.borrow().node(*target).kind {
+            Kind::Element { template, .. } if template != NONE => template,
+            _ => *target,
+        }
+    }
+
+    fn same_node(&self, x: &NodeId, y: &NodeId) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+    fn append_before_sibling(&self, sibling: &NodeId, new_node: NodeOrText<NodeId>) {
+        let mut dom = self.dom.borrow_mut();
+        match new_node {
+            NodeOrText::AppendNode(n) => dom.insert_before(*sibling, n),
+            NodeOrText::AppendText(t) => {
+                let prev = dom.node(*sibling).prev;
+                if dom.is_text(prev) {
+                    dom.extend_text(prev, &t);
+                } else {
+                    let n = dom.new_text(&t);
+                    dom.insert_before(*sibling, n);
+                }
+            }
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &NodeId, attrs: Vec<Attribute>) {
+        let mut dom = self.dom.borrow_mut();
+        let Kind::Element {
+            tag,
+            name,
+            attrs: (a, b),
+            template,
+        } = dom.node(*target).kind
+        else {
+            return;
+        };
+        // Rare (a second <html> or <body> tag): copy the old attributes to the end so the
+        // element's range stays contiguous, then add the missing ones.
+        let start = dom.attrs.len() as u32;
+        dom.attrs.extend_from_within(a as usize..b as usize);
+        for attr in &attrs {
+            if attr.name.ns != ns!() {
+                continue;
+            }
+            if let Some(which) = attr_of(&attr.name.local) {
+                let present = dom.attrs[start as usize..]
+                    .iter()
+                    .any(|(n, _, _)| *n == which);
+                if !present {
+                    let s = dom.attr_text.len() as u32;
+                    dom.attr_text.push_str(&attr.value);
+                    let e = dom.attr_text.len() as u32;
+                    dom.attrs.push((which, s, e));
+                }
+            }
+        }
+        let end = dom.attrs.len() as u32;
+        dom.nodes[*target as usize].kind = Kind::Element {
+            tag,
+            name,
+            attrs: (start, end),
+            template,
+        };
+    }
+
+    fn remove_from_parent(&self, target: &NodeId) {
+        self.dom.borrow_mut().detach(*target);
+    }
+
+    fn reparent_children(&self, node: &NodeId, new_parent: &NodeId) {
+        let mut dom = self.dom.borrow_mut();
+        let mut child = dom.node(*node).first_child;
+        while child != NONE {
+            let next = dom.node(child).next;
+            dom.append_node(*new_parent, child);
+            child = next;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(dom: &Dom) -> NodeId {
+        dom.find(DOCUMENT, Tag::Body).expect("body")
+    }
+
+    #[test]
+    fn builds_tree_with_merged_text_and_kept_attributes() {
+        let dom = Dom::parse("<p class=x data-y=1>Hello <b>big</b> world</p>");
+        let p = dom.find(DOCUMENT, Tag::P).expect("p");
+        assert_eq!(dom.attr(p, Attr::Class), Some("x"));
+        let kids: Vec<_> = dom.children(p).collect();
+        assert_eq!(kids.len(), 3);
+        assert_eq!(dom.text_of(kids[0]), "Hello ");
+        assert_eq!(dom.tag(kids[1]), Some(Tag::B));
+        assert_eq!(dom.text_of(kids[2]), " world");
+    }
+
+    #[test]
+    fn misnested_and_foster_parented_content_recovers() {
+        let dom = Dom::parse("<table>x<tr><td>a</table><b><i>1</b>2</i>");
+        let text: String = dom.descendants(DOCUMENT).map(|n| dom.text_of(n)).collect();
+        assert_eq!(text, "xa12");
+        // Foster-parented "x" lands before the table.
+        let b = body(&dom);
+        assert_eq!(dom.text_of(dom.node(b).first_child), "x");
+    }
+
+    #[test]
+    fn deep_nesting_is_parsed_and_walked_without_recursion() {
+        let depth = 100_000;
+        let html = "<div>".repeat(depth) + "deep" + &"</div>".repeat(depth);
+        let dom = Dom::parse(&html);
+        let divs = dom
+            .descendants(DOCUMENT)
+            .filter(|&n| dom.tag(n) == Some(Tag::Div))
+            .count();
+        assert_eq!(divs, depth);
+        drop(dom);
+    }
+}

@@ -1,0 +1,164 @@
+//! Escaping of page text so it stays text in Markdown — and only where it could be read as
+//! syntax, so ordinary prose carries no backslash noise.
+
+/// Append one whitespace-free word of page text to `out`, escaping inline syntax.
+/// `in_table` also escapes `|`. Line-start syntax (`#`, `>`, `-`, `1.`) is handled by
+/// [`line_start_escape`] when the paragraph is written out.
+pub fn push_word(out: &mut String, word: &str, in_table: bool) {
+    let bytes = word.as_bytes();
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape = match b {
+            b'*' | b'`' | b'[' | b']' => true,
+            b'\\' => bytes.get(i + 1).is_none_or(|n| n.is_ascii_punctuation()),
+            b'_' => {
+                // Intraword underscores (snake_case) never start emphasis.
+                let prev = if i > 0 {
+                    bytes.get(i - 1).copied()
+                } else {
+                    out.as_bytes().last().copied()
+                };
+                !(prev.is_some_and(is_word_byte)
+                    && bytes.get(i + 1).is_some_and(|&n| is_word_byte(n)))
+            }
+            b'<' => bytes
+                .get(i + 1)
+                .is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, b'/' | b'!' | b'?')),
+            b'&' => looks_like_entity(&bytes[i + 1..]),
+            b'~' => {
+                let prev = if i > 0 {
+                    bytes.get(i - 1).copied()
+                } else {
+                    out.as_bytes().last().copied()
+                };
+                prev == Some(b'~') || bytes.get(i + 1) == Some(&b'~')
+            }
+            b'|' => in_table,
+            _ => false,
+        };
+        if escape {
+            out.push_str(&word[run..i]);
+            out.push('\\');
+            run = i;
+        }
+    }
+    out.push_str(&word[run..]);
+}
+
+/// Bytes that count as "inside a word" for intraword `_`: ASCII alphanumerics and any
+/// non-ASCII byte (letters of other scripts).
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b >= 0x80
+}
+
+/// `&name;` or `&#123;` would be read as a character reference.
+fn looks_like_entity(rest: &[u8]) -> bool {
+    let body = rest
+        .iter()
+        .take(33)
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'#')
+        .count();
+    body > 0 && rest.get(body) == Some(&b';')
+}
+
+/// Where a backslash must go so that a paragraph line starting with `line` is not read as a
+/// block construct (heading, quote, list item, thematic break, setext underline).
+pub fn line_start_escape(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let first = *b.first()?;
+    let followed_by_space = |i: usize| b.get(i).is_none_or(|c| *c == b' ' || *c == b'\t');
+    match first {
+        b'#' => {
+            let n = b.iter().take_while(|c| **c == b'#').count();
+            (n <= 6 && followed_by_space(n)).then_some(0)
+        }
+        b'>' => Some(0),
+        b'-' | b'+' | b'=' => {
+            let only_marks = b.iter().all(|c| *c == first || *c == b' ');
+            (followed_by_space(1) || only_marks).then_some(0)
+        }
+        b'0'..=b'9' => {
+            let n = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            (n <= 9 && matches!(b.get(n), Some(b'.' | b')')) && followed_by_space(n + 1))
+                .then_some(n)
+        }
+        _ => None,
+    }
+}
+
+/// Longest run of `ch` in `s`.
+pub fn longest_run(s: &str, ch: u8) -> usize {
+    let (mut best, mut cur) = (0, 0);
+    for &b in s.as_bytes() {
+        if b == ch {
+            cur += 1;
+            best = best.max(cur);
+        } else {
+            cur = 0;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn esc(s: &str) -> String {
+        let mut out = String::new();
+        push_word(&mut out, s, false);
+        out
+    }
+
+    #[test]
+    fn plain_words_are_untouched() {
+        for w in [
+            "hello",
+            "snake_case_name",
+            "AT&T",
+            "C:\\Users",
+            "1.5",
+            "a-b",
+            "x<3",
+            "50%",
+        ] {
+            assert_eq!(esc(w), w, "{w}");
+        }
+    }
+
+    #[test]
+    fn syntax_is_escaped() {
+        assert_eq!(esc("*bold*"), "\\*bold\\*");
+        assert_eq!(esc("_init_"), "\\_init\\_");
+        assert_eq!(esc("`code`"), "\\`code\\`");
+        assert_eq!(esc("[link]"), "\\[link\\]");
+        assert_eq!(esc("<div>"), "\\<div>");
+        assert_eq!(esc("&amp;"), "\\&amp;");
+        assert_eq!(esc("~~gone~~"), "\\~\\~gone\\~\\~");
+        assert_eq!(esc("\\*"), "\\\\\\*");
+        let mut t = String::new();
+        push_word(&mut t, "a|b", true);
+        assert_eq!(t, "a\\|b");
+    }
+
+    #[test]
+    fn line_starts() {
+        assert_eq!(line_start_escape("# not heading"), Some(0));
+        assert_eq!(line_start_escape("#hashtag"), None);
+        assert_eq!(line_start_escape("> quote"), Some(0));
+        assert_eq!(line_start_escape("- item"), Some(0));
+        assert_eq!(line_start_escape("---"), Some(0));
+        assert_eq!(line_start_escape("==="), Some(0));
+        assert_eq!(line_start_escape("-5 degrees"), None);
+        assert_eq!(line_start_escape("1. first"), Some(1));
+        assert_eq!(line_start_escape("2024) year"), Some(4));
+        assert_eq!(line_start_escape("3.14 is pi"), None);
+        assert_eq!(line_start_escape("plain"), None);
+    }
+
+    #[test]
+    fn runs() {
+        assert_eq!(longest_run("a``b```c`", b'`'), 3);
+        assert_eq!(longest_run("", b'`'), 0);
+    }
+}

@@ -1,0 +1,941 @@
+//! Markdown rendering: one iterative walk over the selected DOM (explicit frame stack, never
+//! recursion), emitting into a [`Writer`].
+mod escape;
+mod table;
+mod writer;
+
+use crate::dom::{Attr, Dom, Kind, NodeId, Tag, NONE};
+use crate::select::{is_hidden, Selection};
+use crate::urls::{title_suffix, Resolver};
+use table::{parse_align, Table};
+use writer::Writer;
+
+pub use escape::longest_run;
+
+/// Render the selected content of `dom` as Markdown.
+pub fn render(dom: &Dom, sel: &Selection, urls: &Resolver, size_hint: usize) -> String {
+    let mut r = Renderer {
+        dom,
+        sel,
+        urls,
+        w: Writer::with_capacity(size_hint / 4 + 64),
+        frames: Vec::with_capacity(64),
+        flatten: 0,
+        code: 0,
+        pre: None,
+        strong: 0,
+        em: 0,
+        del: 0,
+        links: 0,
+        lists: Vec::new(),
+        tables: Vec::new(),
+        prev_list: None,
+    };
+    for &root in &sel.roots {
+        r.walk(root);
+    }
+    r.w.finish()
+}
+
+/// What to do when an element is left.
+enum Exit {
+    Nothing,
+    Block,
+    Soft,
+    Heading(usize, usize),
+    Strong(usize),
+    Em(usize, &'static str),
+    Del(usize),
+    Code(usize),
+    Link(usize, String),
+    InlineQuote,
+    Blockquote,
+    Ruby,
+    Sup,
+    List,
+    Item,
+    Pre,
+    Table,
+    Row,
+    Cell {
+        start: usize,
+        header: bool,
+        colspan: u32,
+        rowspan: u32,
+        align: table::Align,
+    },
+    Caption(usize),
+    Summary(usize),
+    Dt(usize),
+}
+
+struct ListState {
+    ordered: bool,
+    next: i64,
+    step: i64,
+    bullet: &'static str,
+}
+
+struct PreState {
+    buf: String,
+    lang: String,
+    depth: u32,
+}
+
+struct Renderer<'a> {
+    dom: &'a Dom,
+    sel: &'a Selection,
+    urls: &'a Resolver,
+    w: Writer,
+    frames: Vec<(NodeId, Exit)>,
+    /// > 0 inside cells, headings, links and other spans: blocks become spaces.
+    flatten: u32,
+    /// > 0 inside inline code: text is not escaped and markup is not emitted.
+    code: u32,
+    pre: Option<PreState>,
+    strong: u32,
+    em: u32,
+    del: u32,
+    links: u32,
+    lists: Vec<ListState>,
+    tables: Vec<Table>,
+    /// Output length and depth where the last list ended: an adjacent list must use another
+    /// bullet, or Markdown would merge the two.
+    prev_list: Option<(usize, usize, &'static str)>,
+}
+
+impl Renderer<'_> {
+    fn walk(&mut self, root: NodeId) {
+        if !self.enter(root) {
+            return;
+        }
+        let mut node = root;
+        'outer: loop {
+            let first = self.dom.node(node).first_child;
+            if first != NONE && self.descends(node) {
+                node = first;
+                if self.enter(node) {
+                    continue;
+                }
+            } else if node == root {
+                self.exit(node);
+                return;
+            } else if self.is_element(node) {
+                self.exit(node);
+            }
+            // Move to the next sibling, leaving finished ancestors on the way up.
+            loop {
+                let n = self.dom.node(node);
+                if n.next != NONE {
+                    node = n.next;
+                    if self.enter(node) {
+                        continue 'outer;
+                    }
+                    continue;
+                }
+                node = n.parent;
+                if node == NONE {
+                    return;
+                }
+                self.exit(node);
+                if node == root {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn is_element(&self, id: NodeId) -> bool {
+        matches!(self.dom.node(id).kind, Kind::Element { .. })
+    }
+
+    /// Whether the walk goes into an entered element's children (void and dropped content no).
+    fn descends(&self, id: NodeId) -> bool {
+        matches!(self.frames.last(), Some((n, _)) if *n == id)
+    }
+
+    /// Enter a node. Returns true when the node was entered as an element whose frame is now
+    /// on the stack (its children are walked, then `exit` is called).
+    fn enter(&mut self, id: NodeId) -> bool {
+        let (tag, _) = match self.dom.node(id).kind {
+            Kind::Text { .. } => {
+                self.text(self.dom.text_of(id));
+                return false;
+            }
+            Kind::Element { tag, attrs, .. } => (tag, attrs),
+            _ => return false,
+        };
+        if self.sel.is_dropped(id) || dropped_tag(tag) || is_hidden(self.dom, id) {
+            return false;
+        }
+        let exit = self.open(id, tag);
+        match exit {
+            Some(exit) => {
+                self.frames.push((id, exit));
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn exit(&mut self, id: NodeId) {
+        match self.frames.last() {
+            Some((n, _)) if *n == id => {}
+            _ => return,
+        }
+        let Some((_, exit)) = self.frames.pop() else {
+            return;
+        };
+        self.close(id, exit);
+    }
+
+    fn text(&mut self, s: &str) {
+        if let Some(pre) = &mut self.pre {
+            pre.buf.push_str(s);
+        } else if self.code > 0 {
+            self.w.raw_text(s);
+        } else {
+            self.w.text(s);
+        }
+    }
+
+    fn block_start(&mut self) -> Exit {
+        if self.flatten > 0 {
+            self.w.soft_boundary();
+            Exit::Soft
+        } else {
+            self.w.begin_block(false);
+            Exit::Block
+        }
+    }
+
+    /// Handle an element's start; `None` means "leaf handled, do not descend".
+    fn open(&mut self, id: NodeId, tag: Tag) -> Option<Exit> {
+        if self.pre.is_some() {
+            return Some(match tag {
+                Tag::Br => {
+                    if let Some(p) = &mut self.pre {
+                        p.buf.push('\n');
+                    }
+                    return None;
+                }
+                Tag::Pre | Tag::Listing | Tag::Xmp | Tag::Plaintext => {
+                    if let Some(p) = &mut self.pre {
+                        p.depth += 1;
+                    }
+                    Exit::Pre
+                }
+                _ => Exit::Nothing,
+            });
+        }
+        let dom = self.dom;
+        Some(match tag {
+            Tag::P
+            | Tag::Div
+            | Tag::Section
+            | Tag::Article
+            | Tag::Main
+            | Tag::Header
+            | Tag::Footer
+            | Tag::Nav
+            | Tag::Aside
+            | Tag::Address
+            | Tag::Center
+            | Tag::Details
+            | Tag::Dialog
+            | Tag::Fieldset
+            | Tag::Legend
+            | Tag::Figure
+            | Tag::Figcaption
+            | Tag::Form
+            | Tag::Hgroup
+            | Tag::Dd
+            | Tag::Dl
+            | Tag::Search
+            | Tag::Body
+            | Tag::Html
+            | Tag::Frameset
+            | Tag::Option
+            | Tag::Optgroup => self.block_start(),
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => {
+                let level = match tag {
+                    Tag::H1 => 1,
+                    Tag::H2 => 2,
+                    Tag::H3 => 3,
+                    Tag::H4 => 4,
+                    Tag::H5 => 5,
+                    _ => 6,
+                };
+                if self.flatten > 0 {
+                    self.w.soft_boundary();
+                    Exit::Soft
+                } else {
+                    self.w.begin_block(false);
+                    self.flatten += 1;
+                    Exit::Heading(level, self.w.inline.len())
+                }
+            }
+            Tag::Summary | Tag::Dt => {
+                if self.flatten > 0 {
+                    self.w.soft_boundary();
+                    return Some(Exit::Soft);
+                }
+                self.w.begin_block(false);
+                self.flatten += 1;
+                let at = if self.code == 0 && self.strong == 0 {
+                    self.strong += 1;
+                    self.w.open_marker("**")
+                } else {
+                    usize::MAX
+                };
+                if tag == Tag::Summary {
+                    Exit::Summary(at)
+                } else {
+                    Exit::Dt(at)
+                }
+            }
+            Tag::Br => {
+                if self.flatten > 0 {
+                    self.w.soft_boundary();
+                } else {
+                    self.w.hard_break();
+                }
+                return None;
+            }
+            Tag::Wbr => return None,
+            Tag::Hr => {
+                if self.flatten > 0 {
+                    self.w.soft_boundary();
+                } else {
+                    self.w.block_lines(&["---"]);
+                }
+                return None;
+            }
+            Tag::B | Tag::Strong => {
+                if self.code > 0 || self.strong > 0 {
+                    Exit::Nothing
+                } else {
+                    self.strong += 1;
+                    self.flatten += 1;
+                    Exit::Strong(self.w.open_marker("**"))
+                }
+            }
+            Tag::I | Tag::Em | Tag::Cite | Tag::Dfn | Tag::Var => {
+                if self.code > 0 || self.em > 0 {
+                    Exit::Nothing
+                } else {
+                    let prev_word = self
+                        .w
+                        .inline
+                        .as_bytes()
+                        .last()
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || *b >= 0x80);
+                    let marker = if prev_word && self.w.space == writer::Space::None {
+                        "*"
+                    } else {
+                        "_"
+                    };
+                    self.em += 1;
+                    self.flatten += 1;
+                    Exit::Em(self.w.open_marker(marker), marker)
+                }
+            }
+            Tag::S | Tag::Strike | Tag::Del => {
+                if self.code > 0 || self.del > 0 {
+                    Exit::Nothing
+                } else {
+                    self.del += 1;
+                    self.flatten += 1;
+                    Exit::Del(self.w.open_marker("~~"))
+                }
+            }
+            Tag::Code | Tag::Kbd | Tag::Samp | Tag::Tt => {
+                if self.code > 0 {
+                    Exit::Nothing
+                } else {
+                    self.code += 1;
+                    self.flatten += 1;
+                    self.w.last_em = None;
+                    self.w.flush_space();
+                    let at = self.w.inline.len();
+                    self.w.space = writer::Space::Suppressed;
+                    Exit::Code(at)
+                }
+            }
+            Tag::Sup | Tag::Sub => {
+                if self.code == 0 {
+                    self.w.raw(if tag == Tag::Sup { "^" } else { "\\~" });
+                    self.w.space = writer::Space::Suppressed;
+                }
+                Exit::Sup
+            }
+            Tag::Q => {
+                self.w.raw("\u{201c}");
+                self.w.space = writer::Space::Suppressed;
+                Exit::InlineQuote
+            }
+            Tag::A => {
+                let href = dom.attr(id, Attr::Href).and_then(|h| self.urls.link(h));
+                match href {
+                    Some(href) if self.links == 0 && self.code == 0 => {
+                        let title = title_suffix(dom.attr(id, Attr::Title));
+                        self.links += 1;
+                        self.flatten += 1;
+                        Exit::Link(self.w.open_marker("["), href + &title)
+                    }
+                    _ => Exit::Nothing,
+                }
+            }
+            Tag::Img => {
+                self.image(id);
+                return None;
+            }
+            Tag::Iframe | Tag::Video | Tag::Audio | Tag::Embed | Tag::Object => {
+                self.embed(id, tag);
+                return None;
+            }
+            Tag::Input => {
+                let checkbox = dom
+                    .attr(id, Attr::Type)
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("checkbox"));
+                if checkbox && self.code == 0 {
+                    let checked = dom.attr(id, Attr::Checked).is_some();
+                    self.w.raw(if checked { "[x]" } else { "[ ]" });
+                    self.w.space = writer::Space::Pending;
+                }
+                return None;
+            }
+            Tag::Blockquote => {
+                if self.flatten > 0 {
+                    self.w.soft_boundary();
+                    Exit::Soft
+                } else {
+                    self.w.begin_block(false);
+                    self.w.push_quote();
+                    Exit::Blockquote
+                }
+            }
+            Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => {
+                if self.flatten > 0 {
+                    self.w.soft_boundary();
+                    return Some(Exit::Soft);
+                }
+                let in_item = self.in_list_item();
+                self.w.begin_block(in_item);
+                let ordered = tag == Tag::Ol;
+                let reversed = ordered && dom.attr(id, Attr::Reversed).is_some();
+                let start = if ordered {
+                    dom.attr(id, Attr::Start)
+                        .and_then(|s| s.trim().parse::<i64>().ok())
+                        .map(|s| s.clamp(0, 999_999_999))
+                        .unwrap_or(1)
+                } else {
+                    1
+                };
+                let depth = self.lists.len();
+                let adjacent = self
+                    .prev_list
+                    .filter(|(len, d, _)| *len == self.w.out.len() && *d == depth);
+                let bullet = match (ordered, adjacent.map(|a| a.2)) {
+                    (false, Some("- ")) => "* ",
+                    (false, _) => "- ",
+                    (true, Some(". ")) => ") ",
+                    (true, _) => ". ",
+                };
+                self.lists.push(ListState {
+                    ordered,
+                    next: start,
+                    step: if reversed { -1 } else { 1 },
+                    bullet,
+                });
+                Exit::List
+            }
+            Tag::Li => {
+                if self.flatten > 0 {
+                    self.w.soft_boundary();
+                    return Some(Exit::Soft);
+                }
+                self.w.begin_block(true);
+                let marker = match self.lists.last_mut() {
+                    Some(l) if l.ordered => {
+                        let n = l.next.clamp(0, 999_999_999);
+                        l.next += l.step;
+                        format!("{n}{}", l.bullet)
+                    }
+                    Some(l) => l.bullet.to_string(),
+                    None => "- ".to_string(),
+                };
+                self.w.push_item(marker);
+                Exit::Item
+            }
+            Tag::Pre | Tag::Listing | Tag::Xmp | Tag::Plaintext => {
+                let lang = code_language(dom, id);
+                if self.flatten == 0 {
+                    self.w.begin_block(false);
+                }
+                self.pre = Some(PreState {
+                    buf: String::new(),
+                    lang,
+                    depth: 1,
+                });
+                Exit::Pre
+            }
+            Tag::Table => {
+                if self.flatten > 0 {
+                    self.w.soft_boundary();
+                    return Some(Exit::Soft);
+                }
+                self.w.begin_block(false);
+                let layout = dom.attr(id, Attr::Role).is_some_and(|r| {
+                    r.trim().eq_ignore_ascii_case("presentation")
+                        || r.trim().eq_ignore_ascii_case("none")
+                });
+                self.tables.push(Table::new(layout));
+                Exit::Table
+            }
+            Tag::Tr => {
+                if self.flatten > 0 || self.tables.is_empty() {
+                    self.w.soft_boundary();
+                    return Some(Exit::Soft);
+                }
+                if let Some(t) = self.tables.last_mut() {
+                    t.start_row();
+                }
+                Exit::Row
+            }
+            Tag::Td | Tag::Th => {
+                if self.flatten > 0 || self.tables.is_empty() {
+                    self.w.soft_boundary();
+                    return Some(Exit::Soft);
+                }
+                self.w.flush_paragraph();
+                self.flatten += 1;
+                self.w.in_table += 1;
+                let span = |a| {
+                    dom.attr(id, a)
+                        .and_then(|v: &str| v.trim().parse::<u32>().ok())
+                        .unwrap_or(1)
+                };
+                self.w.space = writer::Space::Suppressed;
+                Exit::Cell {
+                    start: self.w.inline.len(),
+                    header: tag == Tag::Th,
+                    colspan: span(Attr::Colspan),
+                    rowspan: span(Attr::Rowspan),
+                    align: parse_align(dom.attr(id, Attr::Align), dom.attr(id, Attr::Style)),
+                }
+            }
+            Tag::Caption => {
+                if self.flatten > 0 || self.tables.is_empty() {
+                    self.w.soft_boundary();
+                    return Some(Exit::Soft);
+                }
+                self.w.flush_paragraph();
+                self.flatten += 1;
+                self.w.space = writer::Space::Suppressed;
+                Exit::Caption(self.w.inline.len())
+            }
+            Tag::Rp => return None,
+            Tag::Rt => {
+                self.w.raw("(");
+                self.w.space = writer::Space::Suppressed;
+                Exit::Ruby
+            }
+            _ => Exit::Nothing,
+        })
+    }
+
+    fn close(&mut self, _id: NodeId, exit: Exit) {
+        match exit {
+            Exit::Nothing | Exit::Sup => {}
+            Exit::Soft => self.w.soft_boundary(),
+            Exit::Block => self.w.end_block(),
+            Exit::Heading(level, start) => {
+                self.flatten -= 1;
+                let content = self.w.take_inline(start);
+                let content = content.split_whitespace().collect::<Vec<_>>().join(" ");
+                let content = content.replace("\\ ", " ");
+                if !content.is_empty() {
+                    let mut line = "#".repeat(level);
+                    line.push(' ');
+                    line.push_str(&content);
+                    // A trailing ` #` would be read as a closing sequence.
+                    if line.ends_with('#') {
+                        let hashes = line.len() - line.trim_end_matches('#').len();
+                        line.insert(line.len() - hashes, '\\');
+                    }
+                    self.w.block_lines(&[&line]);
+                }
+            }
+            Exit::Strong(at) => {
+                self.strong -= 1;
+                self.flatten -= 1;
+                self.w.close_marker(at, 2, "**");
+            }
+            Exit::Em(at, marker) => {
+                self.em -= 1;
+                self.flatten -= 1;
+                if self.w.close_marker(at, marker.len(), marker) && marker == "_" {
+                    self.w.last_em = Some((at, self.w.inline.len() - 1));
+                }
+            }
+            Exit::Del(at) => {
+                self.del -= 1;
+                self.flatten -= 1;
+                self.w.close_marker(at, 2, "~~");
+            }
+            Exit::Code(at) => {
+                self.code -= 1;
+                self.flatten -= 1;
+                let content = self.w.take_inline(at);
+                let content = content.trim();
+                if content.is_empty() {
+                    self.w.space = writer::Space::None;
+                    return;
+                }
+                let fence = "`".repeat(longest_run(content, b'`') + 1);
+                let pad = content.starts_with('`') || content.ends_with('`');
+                let mut span = String::with_capacity(content.len() + 2 * fence.len() + 2);
+                span.push_str(&fence);
+                if pad {
+                    span.push(' ');
+                }
+                span.push_str(content);
+                if pad {
+                    span.push(' ');
+                }
+                span.push_str(&fence);
+                self.w.space = writer::Space::None;
+                self.w.inline.push_str(&span);
+            }
+            Exit::Link(at, dest) => {
+                self.links -= 1;
+                self.flatten -= 1;
+                let text = self.w.inline.get(at + 1..).unwrap_or("").trim();
+                // Permalink anchors ("¶", "#") next to headings carry no meaning for a reader.
+                let anchor_only = matches!(text, "¶" | "#" | "§" | "🔗" | "\\#");
+                if anchor_only {
+                    self.w.inline.truncate(at);
+                    return;
+                }
+                let suffix = format!("]({dest})");
+                if !self.w.close_marker(at, 1, &suffix) {
+                    self.w.space = writer::Space::Pending;
+                }
+            }
+            Exit::InlineQuote => {
+                self.w.space = writer::Space::None;
+                self.w.raw("\u{201d}");
+            }
+            Exit::Ruby => {
+                self.w.space = writer::Space::None;
+                self.w.raw(")");
+            }
+            Exit::Blockquote => {
+                self.w.end_block();
+                self.w.pop_prefix();
+            }
+            Exit::List => {
+                let bullet = self.lists.pop().map_or("- ", |l| l.bullet);
+                self.w.end_block();
+                self.prev_list = Some((self.w.out.len(), self.lists.len(), bullet));
+            }
+            Exit::Item => {
+                self.w.flush_paragraph();
+                self.w.pop_prefix();
+                self.w.begin_block(true);
+            }
+            Exit::Pre => self.close_pre(),
+            Exit::Table => {
+                if let Some(t) = self.tables.pop() {
+                    t.write(&mut self.w);
+                }
+            }
+            Exit::Row => {
+                if let Some(t) = self.tables.last_mut() {
+                    t.end_row();
+                }
+            }
+            Exit::Cell {
+                start,
+                header,
+                colspan,
+                rowspan,
+                align,
+            } => {
+                self.flatten -= 1;
+                self.w.in_table -= 1;
+                let text = self.w.take_inline(start);
+                let text = text.replace("\\\n", " ").replace('\n', " ");
+                if let Some(t) = self.tables.last_mut() {
+                    t.cell(text.trim().to_string(), header, colspan, rowspan, align);
+                }
+            }
+            Exit::Caption(start) => {
+                self.flatten -= 1;
+                let text = self.w.take_inline(start);
+                if let Some(t) = self.tables.last_mut() {
+                    t.caption = Some(text.trim().to_string());
+                }
+            }
+            Exit::Summary(at) | Exit::Dt(at) => {
+                if at != usize::MAX {
+                    self.strong -= 1;
+                    self.w.close_marker(at, 2, "**");
+                }
+                self.flatten -= 1;
+                self.w.end_block();
+            }
+        }
+    }
+
+    fn in_list_item(&self) -> bool {
+        self.frames.iter().rev().find_map(|(_, e)| match e {
+            Exit::Item => Some(true),
+            Exit::Block | Exit::Blockquote | Exit::Table => Some(false),
+            _ => None,
+        }) == Some(true)
+    }
+
+    fn close_pre(&mut self) {
+        let Some(pre) = &mut self.pre else { return };
+        pre.depth -= 1;
+        if pre.depth > 0 {
+            return;
+        }
+        let Some(pre) = self.pre.take() else { return };
+        let code = pre.buf.trim_end_matches(['\n', ' ', '\t', '\r']);
+        let code = code.trim_start_matches(['\n', '\r']);
+        if code.trim().is_empty() {
+            return;
+        }
+        if self.flatten > 0 {
+            // Inside a cell or span: an inline code span on one line.
+            let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+            let at = self.w.inline.len();
+            self.code += 1;
+            self.w.flush_space();
+            self.w.raw_text(&flat);
+            self.code -= 1;
+            self.close(NONE, Exit::Code(at));
+            return;
+        }
+        let fence_char = if pre.lang.contains('`') { b'~' } else { b'`' };
+        let run = longest_run(code, fence_char).max(2) + 1;
+        let fence = String::from_utf8(vec![fence_char; run]).unwrap_or_else(|_| "```".into());
+        let mut lines = Vec::with_capacity(code.len() / 32 + 2);
+        let open = format!("{fence}{}", pre.lang);
+        lines.push(open.as_str());
+        lines.extend(code.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)));
+        lines.push(fence.as_str());
+        self.w.block_lines(&lines);
+    }
+
+    fn image(&mut self, id: NodeId) {
+        let dom = self.dom;
+        let src = dom
+            .attr(id, Attr::Src)
+            .filter(|s| !s.trim().is_empty() && !s.trim_start().starts_with("data:"))
+            .or_else(|| dom.attr(id, Attr::DataSrc))
+            .or_else(|| dom.attr(id, Attr::Src));
+        let Some(src) = src.and_then(|s| self.urls.image(s)) else {
+            return;
+        };
+        let alt = dom.attr(id, Attr::Alt).unwrap_or("");
+        if self.code > 0 {
+            return;
+        }
+        let mut alt_md = String::new();
+        for (i, word) in alt.split_whitespace().enumerate() {
+            if i > 0 {
+                alt_md.push(' ');
+            }
+            escape::push_word(&mut alt_md, word, self.w.in_table > 0);
+        }
+        let title = title_suffix(dom.attr(id, Attr::Title));
+        self.w.raw(&format!("![{alt_md}]({src}{title})"));
+    }
+
+    fn embed(&mut self, id: NodeId, tag: Tag) {
+        let dom = self.dom;
+        let src = dom
+            .attr(id, Attr::Src)
+            .filter(|s| !s.trim().is_empty())
+            .or_else(|| {
+                dom.children(id)
+                    .filter(|&c| dom.tag(c) == Some(Tag::Source))
+                    .find_map(|c| dom.attr(c, Attr::Src))
+            });
+        let label = match tag {
+            Tag::Iframe => "Embedded content",
+            Tag::Video => "Video",
+            Tag::Audio => "Audio",
+            _ => return,
+        };
+        let Some(src) = src.and_then(|s| self.urls.link(s)) else {
+            return;
+        };
+        if self.code > 0 || self.links > 0 {
+            return;
+        }
+        let title = dom
+            .attr(id, Attr::Title)
+            .map(str::trim)
+            .filter(|t| !t.is_empty());
+        let mut text = String::from(label);
+        if let Some(t) = title {
+            text.push_str(": ");
+            for (i, word) in t.split_whitespace().enumerate() {
+                if i > 0 {
+                    text.push(' ');
+                }
+                escape::push_word(&mut text, word, self.w.in_table > 0);
+            }
+        }
+        self.w.raw(&format!("[{text}]({src})"));
+        self.w.space = writer::Space::Pending;
+    }
+}
+
+/// Elements whose content is never rendered.
+fn dropped_tag(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Head
+            | Tag::Script
+            | Tag::Style
+            | Tag::Noscript
+            | Tag::Template
+            | Tag::Svg
+            | Tag::Canvas
+            | Tag::Button
+            | Tag::Select
+            | Tag::Textarea
+            | Tag::Datalist
+            | Tag::Output
+            | Tag::Progress
+            | Tag::Meter
+            | Tag::Map
+            | Tag::Area
+            | Tag::Frame
+            | Tag::Noframes
+            | Tag::Noembed
+            | Tag::Param
+            | Tag::Source
+            | Tag::Track
+            | Tag::Title
+            | Tag::Meta
+            | Tag::Link
+            | Tag::Base
+            | Tag::Col
+            | Tag::Colgroup
+            | Tag::Slot
+    )
+}
+
+/// Known language names accepted as a bare class (`<pre class="rust">`).
+const BARE_LANGS: &[&str] = &[
+    "bash",
+    "c",
+    "cpp",
+    "csharp",
+    "css",
+    "diff",
+    "go",
+    "html",
+    "java",
+    "javascript",
+    "js",
+    "json",
+    "kotlin",
+    "lua",
+    "php",
+    "python",
+    "py",
+    "ruby",
+    "rust",
+    "scala",
+    "shell",
+    "sh",
+    "sql",
+    "swift",
+    "toml",
+    "ts",
+    "typescript",
+    "xml",
+    "yaml",
+    "console",
+    "text",
+];
+
+/// The info string for a code block: `language-*`, `lang-*`, `highlight-*`, `brush: *` on the
+/// `<pre>`, its `<code>` child, or a wrapper up to three levels above.
+fn code_language(dom: &Dom, pre: NodeId) -> String {
+    let mut candidates = vec![pre];
+    if let Some(code) = dom.children(pre).find(|&c| dom.tag(c) == Some(Tag::Code)) {
+        candidates.insert(0, code);
+    }
+    let mut up = dom.node(pre).parent;
+    for _ in 0..3 {
+        if up == NONE {
+            break;
+        }
+        candidates.push(up);
+        up = dom.node(up).parent;
+    }
+    for id in candidates {
+        let attrs = [dom.attr(id, Attr::Class), dom.attr(id, Attr::Lang)];
+        for class in attrs.into_iter().flatten() {
+            if let Some(lang) =
+                language_from_class(class, id == pre || dom.tag(id) == Some(Tag::Code))
+            {
+                return lang;
+            }
+        }
+    }
+    String::new()
+}
+
+fn language_from_class(class: &str, bare_ok: bool) -> Option<String> {
+    let mut tokens = class.split_ascii_whitespace().peekable();
+    while let Some(tok) = tokens.next() {
+        let lower = tok.to_ascii_lowercase();
+        let lang = [
+            "language-",
+            "lang-",
+            "highlight-source-",
+            "highlight-",
+            "sourcecode-",
+        ]
+        .iter()
+        .find_map(|p| lower.strip_prefix(p))
+        .map(str::to_string)
+        .or_else(|| {
+            if lower == "brush:" {
+                tokens
+                    .peek()
+                    .map(|t| t.trim_end_matches(';').to_ascii_lowercase())
+            } else {
+                lower
+                    .strip_prefix("brush:")
+                    .map(|l| l.trim_end_matches(';').to_string())
+            }
+        })
+        .or_else(|| (bare_ok && BARE_LANGS.contains(&lower.as_str())).then(|| lower.clone()));
+        if let Some(lang) = lang {
+            let clean: String = lang
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '#' | '.' | '_'))
+                .collect();
+            if !clean.is_empty()
+                && !matches!(
+                    clean.as_str(),
+                    "none" | "default" | "plaintext" | "nohighlight"
+                )
+            {
+                return Some(clean);
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,193 @@
+//! GFM tables: cells are collected while walking and written when the table ends.
+use super::writer::Writer;
+
+/// Spans beyond these are clamped: a hostile `colspan=1000` on every row must not multiply
+/// the output.
+const MAX_COLS: usize = 64;
+const MAX_ROWSPAN: u32 = 256;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    None,
+    Left,
+    Center,
+    Right,
+}
+
+#[derive(Debug, Default)]
+pub struct Table {
+    rows: Vec<Vec<String>>,
+    /// Alignment and header-ness of the first row's cells.
+    align: Vec<Align>,
+    first_row_header: bool,
+    row: Option<Vec<String>>,
+    row_all_th: bool,
+    /// Rows still covered by a rowspan from above, per column.
+    carry: Vec<u32>,
+    pub caption: Option<String>,
+    pub layout: bool,
+}
+
+impl Table {
+    pub fn new(layout: bool) -> Table {
+        Table {
+            layout,
+            ..Table::default()
+        }
+    }
+
+    pub fn start_row(&mut self) {
+        self.end_row();
+        self.row = Some(Vec::new());
+        self.row_all_th = true;
+    }
+
+    pub fn end_row(&mut self) {
+        let Some(mut row) = self.row.take() else {
+            return;
+        };
+        self.fill_carried(&mut row);
+        while row.len() < self.carry.len() {
+            let col = row.len();
+            if self.carry.get(col).copied().unwrap_or(0) > 0 {
+                self.carry[col] -= 1;
+            }
+            row.push(String::new());
+        }
+        if self.rows.is_empty() {
+            self.first_row_header = self.row_all_th;
+        }
+        self.rows.push(row);
+    }
+
+    fn fill_carried(&mut self, row: &mut Vec<String>) {
+        while let Some(c) = self.carry.get_mut(row.len()) {
+            if *c == 0 {
+                break;
+            }
+            *c -= 1;
+            row.push(String::new());
+        }
+    }
+
+    pub fn cell(&mut self, text: String, header: bool, colspan: u32, rowspan: u32, align: Align) {
+        if self.row.is_none() {
+            self.start_row();
+        }
+        let first_row = self.rows.is_empty();
+        let mut row = self.row.take().unwrap_or_default();
+        self.fill_carried(&mut row);
+        if row.len() >= MAX_COLS {
+            self.row = Some(row);
+            return;
+        }
+        let colspan = (colspan.max(1) as usize).min(MAX_COLS - row.len());
+        let rowspan = rowspan.clamp(1, MAX_ROWSPAN);
+        let col = row.len();
+        if first_row {
+            while self.align.len() < col {
+                self.align.push(Align::None);
+            }
+            self.align.push(align);
+        }
+        row.push(text);
+        for _ in 1..colspan {
+            row.push(String::new());
+        }
+        if self.carry.len() < col + colspan {
+            self.carry.resize(col + colspan, 0);
+        }
+        for c in &mut self.carry[col..col + colspan] {
+            *c = rowspan - 1;
+        }
+        self.row_all_th &= header;
+        self.row = Some(row);
+    }
+
+    /// Write the table: a GFM table, or its cells as paragraphs when it is a layout table
+    /// (one column, or marked presentational).
+    pub fn write(mut self, w: &mut Writer) {
+        self.end_row();
+        self.rows.retain(|r| r.iter().any(|c| !c.is_empty()));
+        let cols = self.rows.iter().map(Vec::len).max().unwrap_or(0);
+        if cols == 0 {
+            return;
+        }
+        if let Some(caption) = self.caption.take().filter(|c| !c.trim().is_empty()) {
+            w.begin_block(false);
+            w.inline.push_str(caption.trim());
+            w.end_block();
+        }
+        if self.layout || cols == 1 {
+            for row in &self.rows {
+                for cell in row.iter().filter(|c| !c.trim().is_empty()) {
+                    w.begin_block(false);
+                    w.inline.push_str(cell.trim());
+                    w.end_block();
+                }
+            }
+            return;
+        }
+        let mut lines: Vec<String> = Vec::with_capacity(self.rows.len() + 2);
+        let mut rows = self.rows.into_iter();
+        // GFM needs a header row; without <th>/<thead> the first row serves, which is how
+        // such tables read anyway.
+        let header = if self.first_row_header {
+            rows.next().unwrap_or_default()
+        } else {
+            match rows.next() {
+                Some(first) => first,
+                None => return,
+            }
+        };
+        lines.push(row_line(&header, cols));
+        let mut delim = String::from("|");
+        for i in 0..cols {
+            delim.push_str(match self.align.get(i).copied().unwrap_or(Align::None) {
+                Align::None => " --- |",
+                Align::Left => " :-- |",
+                Align::Center => " :-: |",
+                Align::Right => " --: |",
+            });
+        }
+        lines.push(delim);
+        for row in rows {
+            lines.push(row_line(&row, cols));
+        }
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        w.block_lines(&refs);
+    }
+}
+
+fn row_line(row: &[String], cols: usize) -> String {
+    let mut line = String::from("|");
+    for i in 0..cols {
+        let cell = row.get(i).map_or("", |c| c.trim());
+        line.push(' ');
+        line.push_str(cell);
+        if !cell.is_empty() {
+            line.push(' ');
+        }
+        line.push('|');
+    }
+    line
+}
+
+/// Alignment from `align="…"` or an inline `text-align:`.
+pub fn parse_align(align_attr: Option<&str>, style: Option<&str>) -> Align {
+    let from_style = style.and_then(|s| {
+        let s = s.to_ascii_lowercase();
+        let at = s.find("text-align")?;
+        let rest = s[at + "text-align".len()..]
+            .trim_start()
+            .strip_prefix(':')?;
+        Some(rest.split(';').next().unwrap_or("").trim().to_string())
+    });
+    let v = from_style.or_else(|| align_attr.map(|a| a.trim().to_ascii_lowercase()));
+    match v.as_deref() {
+        Some("left" | "start") => Align::Left,
+        Some("center") => Align::Center,
+        Some("right" | "end") => Align::Right,
+        _ => Align::None,
+    }
+}

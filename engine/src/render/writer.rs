@@ -1,0 +1,398 @@
+//! The Markdown writer: one output buffer, one inline buffer for the paragraph being built,
+//! and a stack of line prefixes (`> ` for quotes, marker/indent for list items).
+//!
+//! Blocks are written whole lines at a time, so `out` always ends at a line start; the blank
+//! line between two blocks is written lazily when the next block starts, with the prefixes in
+//! force at that moment.
+use super::escape::{line_start_escape, push_word};
+
+/// Prefix levels beyond this are not indented further: hostile nesting stays linear in size.
+const MAX_PREFIX_DEPTH: usize = 24;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Space {
+    /// Nothing pending.
+    None,
+    /// Whitespace seen; becomes one space before the next word.
+    Pending,
+    /// Just after an opening marker or line start: whitespace is dropped.
+    Suppressed,
+}
+
+#[derive(Debug)]
+enum Prefix {
+    Quote,
+    Item { marker: String, pending: bool },
+}
+
+#[derive(Debug)]
+pub struct Writer {
+    pub out: String,
+    pub inline: String,
+    pub space: Space,
+    prefixes: Vec<Prefix>,
+    blank_pending: bool,
+    /// Inside table cells: `|` is escaped.
+    pub in_table: u32,
+    /// Last closed `_emphasis_` (open, close byte offsets in `inline`), switched to `*` if a
+    /// word character follows it directly (intraword `_` does not emphasise).
+    pub last_em: Option<(usize, usize)>,
+}
+
+impl Writer {
+    pub fn with_capacity(cap: usize) -> Writer {
+        Writer {
+            out: String::with_capacity(cap),
+            inline: String::with_capacity(256),
+            space: Space::Suppressed,
+            prefixes: Vec::new(),
+            blank_pending: false,
+            in_table: 0,
+            last_em: None,
+        }
+    }
+
+    // ---- inline content ----
+
+    /// Page text: collapse HTML whitespace, escape syntax.
+    pub fn text(&mut self, s: &str) {
+        let mut first = true;
+        for word in s.split([' ', '\t', '\n', '\r', '\x0c']) {
+            if !first && self.space == Space::None {
+                self.space = Space::Pending;
+            }
+            first = false;
+            if word.is_empty() {
+                continue;
+            }
+            self.before_word(word.as_bytes()[0]);
+            push_word(&mut self.inline, word, self.in_table > 0);
+        }
+    }
+
+    /// Whitespace-collapsed text without Markdown escaping (inside code spans).
+    pub fn raw_text(&mut self, s: &str) {
+        let mut first = true;
+        for word in s.split([' ', '\t', '\n', '\r', '\x0c']) {
+            if !first && self.space == Space::None {
+                self.space = Space::Pending;
+            }
+            first = false;
+            if word.is_empty() {
+                continue;
+            }
+            self.before_word(b'x');
+            if self.in_table > 0 && word.contains('|') {
+                self.inline.push_str(&word.replace('|', "\\|"));
+            } else {
+                self.inline.push_str(word);
+            }
+        }
+    }
+
+    fn before_word(&mut self, first: u8) {
+        if let Some((open, close)) = self.last_em.take() {
+            if self.space == Space::None
+                && close + 1 == self.inline.len()
+                && (first.is_ascii_alphanumeric() || first >= 0x80)
+            {
+                // SAFETY-free byte swap: both positions hold the ASCII '_' we wrote.
+                let mut bytes = std::mem::take(&mut self.inline).into_bytes();
+                bytes[open] = b'*';
+                bytes[close] = b'*';
+                self.inline = String::from_utf8(bytes).unwrap_or_default();
+            }
+        }
+        self.flush_space();
+    }
+
+    /// Write a pending space, if any and if not at the start of a line.
+    pub fn flush_space(&mut self) {
+        if self.space == Space::Pending && !self.inline.is_empty() && !self.inline.ends_with('\n') {
+            self.inline.push(' ');
+        }
+        self.space = Space::None;
+    }
+
+    /// Opening markup (`**`, `[`, …): a pending space goes before it, whitespace after it is dropped.
+    pub fn open_marker(&mut self, marker: &str) -> usize {
+        self.last_em = None;
+        self.flush_space();
+        let pos = self.inline.len();
+        self.inline.push_str(marker);
+        self.space = Space::Suppressed;
+        pos
+    }
+
+    /// Closing markup for a span opened at `open` with `open_len` bytes of marker. Returns false
+    /// (and removes the opening marker) when the span turned out empty.
+    pub fn close_marker(&mut self, open: usize, open_len: usize, marker: &str) -> bool {
+        self.last_em = None;
+        if self.inline.len() <= open + open_len
+            || self
+                .inline
+                .get(open + open_len..)
+                .is_none_or(|s| s.trim().is_empty())
+        {
+            self.inline.truncate(open);
+            if self.space == Space::Suppressed {
+                self.space = if open > 0 {
+                    Space::Pending
+                } else {
+                    Space::Suppressed
+                };
+            }
+            return false;
+        }
+        // Trailing whitespace inside the span moves after it.
+        let trimmed = self.inline.trim_end_matches([' ', '\n']).len();
+        if trimmed < self.inline.len() && !self.inline.ends_with("\\\n") {
+            self.inline.truncate(trimmed);
+            self.space = Space::Pending;
+        }
+        self.inline.push_str(marker);
+        if self.space == Space::Suppressed {
+            self.space = Space::None;
+        }
+        true
+    }
+
+    /// Markup written as is (task checkboxes, link destinations).
+    pub fn raw(&mut self, s: &str) {
+        self.last_em = None;
+        self.flush_space();
+        self.inline.push_str(s);
+    }
+
+    /// A `<br>`: a hard line break, unless at the start of the paragraph.
+    pub fn hard_break(&mut self) {
+        self.last_em = None;
+        if !self.inline.trim().is_empty() && !self.inline.ends_with('\n') {
+            self.inline.push_str("\\\n");
+        }
+        self.space = Space::Suppressed;
+    }
+
+    /// A block boundary where blocks cannot be written (cells, headings, links): a space.
+    pub fn soft_boundary(&mut self) {
+        if self.space == Space::None {
+            self.space = Space::Pending;
+        }
+    }
+
+    // ---- blocks ----
+
+    /// Start a block: finish the paragraph, and separate from what came before by a blank
+    /// line (`tight` = only a line break: list items and nested lists).
+    pub fn begin_block(&mut self, tight: bool) {
+        self.flush_paragraph();
+        if tight {
+            self.blank_pending = false;
+        }
+    }
+
+    /// End a block: the next one is separated by a blank line.
+    pub fn end_block(&mut self) {
+        self.flush_paragraph();
+        self.blank_pending = true;
+    }
+
+    /// Write the blank line owed before a new block, unless this is the first block of a list
+    /// item (it goes right after the marker) or of the document.
+    fn separate(&mut self) {
+        let first_in_item = matches!(
+            self.prefixes.last(),
+            Some(Prefix::Item { pending: true, .. })
+        );
+        if self.blank_pending && !self.out.is_empty() && !first_in_item {
+            let start = self.out.len();
+            self.write_prefix(false);
+            let trimmed = self.out[start..].trim_end().len();
+            self.out.truncate(start + trimmed);
+            self.out.push('\n');
+        }
+        self.blank_pending = false;
+    }
+
+    fn write_prefix(&mut self, consume_marker: bool) {
+        let n = self.prefixes.len();
+        for (i, p) in self.prefixes.iter_mut().enumerate() {
+            if i >= MAX_PREFIX_DEPTH && i + 1 != n {
+                continue;
+            }
+            match p {
+                Prefix::Quote => self.out.push_str("> "),
+                Prefix::Item { marker, pending } => {
+                    if *pending && consume_marker {
+                        self.out.push_str(marker);
+                        *pending = false;
+                    } else if i < MAX_PREFIX_DEPTH {
+                        for _ in 0..marker.len() {
+                            self.out.push(' ');
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Write one complete line of a block with the current prefixes.
+    pub fn line(&mut self, content: &str) {
+        self.write_prefix(true);
+        self.out.push_str(content);
+        // Lines never end in spaces (a hard break is a backslash).
+        let trimmed = self.out.trim_end_matches([' ', '\t']).len();
+        self.out.truncate(trimmed);
+        self.out.push('\n');
+    }
+
+    /// A block of lines written verbatim (code block content, table rows).
+    pub fn block_lines(&mut self, lines: &[&str]) {
+        self.begin_block(false);
+        self.separate();
+        for l in lines {
+            self.line(l);
+        }
+        self.end_block();
+    }
+
+    /// Take the inline buffer (for headings and cells), leaving it empty.
+    pub fn take_inline(&mut self, from: usize) -> String {
+        self.last_em = None;
+        let s = self.inline.split_off(from.min(self.inline.len()));
+        self.space = Space::Suppressed;
+        s
+    }
+
+    /// Write the paragraph built so far, if any.
+    pub fn flush_paragraph(&mut self) {
+        self.last_em = None;
+        if self.inline.trim().is_empty() {
+            self.inline.clear();
+            self.space = Space::Suppressed;
+            return;
+        }
+        let mut para = std::mem::take(&mut self.inline);
+        // A paragraph never ends in a hard break (it would show as a literal backslash).
+        loop {
+            let t = para.trim_end().len();
+            para.truncate(t);
+            if para.ends_with('\\') && !para.ends_with("\\\\") {
+                para.pop();
+            } else {
+                break;
+            }
+        }
+        self.separate();
+        for line in para.split('\n') {
+            let line = line.trim_start();
+            match line_start_escape(line) {
+                Some(at) => {
+                    let (a, b) = line.split_at(at);
+                    self.write_prefix(true);
+                    self.out.push_str(a);
+                    self.out.push('\\');
+                    self.out.push_str(b);
+                    self.out.push('\n');
+                }
+                None => self.line(line),
+            }
+        }
+        para.clear();
+        self.inline = para;
+        self.space = Space::Suppressed;
+        self.blank_pending = true;
+    }
+
+    // ---- prefixes ----
+
+    pub fn push_quote(&mut self) {
+        self.prefixes.push(Prefix::Quote);
+    }
+
+    pub fn push_item(&mut self, marker: String) {
+        self.prefixes.push(Prefix::Item {
+            marker,
+            pending: true,
+        });
+    }
+
+    pub fn pop_prefix(&mut self) {
+        self.prefixes.pop();
+    }
+
+    /// Finish: exactly one trailing newline, nothing for an empty document.
+    pub fn finish(mut self) -> String {
+        self.flush_paragraph();
+        let t = self.out.trim_end().len();
+        self.out.truncate(t);
+        if !self.out.is_empty() {
+            self.out.push('\n');
+        }
+        self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paragraphs_are_separated_by_one_blank_line() {
+        let mut w = Writer::with_capacity(64);
+        w.text("  Hello \n  world ");
+        w.end_block();
+        w.begin_block(false);
+        w.text("Second");
+        assert_eq!(w.finish(), "Hello world\n\nSecond\n");
+    }
+
+    #[test]
+    fn markers_hug_their_content() {
+        let mut w = Writer::with_capacity(64);
+        w.text("a ");
+        let at = w.open_marker("**");
+        w.text(" bold ");
+        w.close_marker(at, 2, "**");
+        w.text("b");
+        assert_eq!(w.finish(), "a **bold** b\n");
+    }
+
+    #[test]
+    fn empty_spans_vanish() {
+        let mut w = Writer::with_capacity(64);
+        w.text("a");
+        let at = w.open_marker("_");
+        w.text("   ");
+        assert!(!w.close_marker(at, 1, "_"));
+        w.text(" b");
+        assert_eq!(w.finish(), "a b\n");
+    }
+
+    #[test]
+    fn list_items_and_quotes_prefix_every_line() {
+        let mut w = Writer::with_capacity(64);
+        w.begin_block(true);
+        w.push_item("- ".into());
+        w.text("one");
+        w.hard_break();
+        w.text("two");
+        w.end_block();
+        w.begin_block(false);
+        w.push_quote();
+        w.text("quoted");
+        w.end_block();
+        w.pop_prefix();
+        w.pop_prefix();
+        assert_eq!(w.finish(), "- one\\\n  two\n\n  > quoted\n");
+    }
+
+    #[test]
+    fn line_start_syntax_is_escaped() {
+        let mut w = Writer::with_capacity(64);
+        w.text("1. not a list");
+        w.hard_break();
+        w.text("# not a heading");
+        assert_eq!(w.finish(), "1\\. not a list\\\n\\# not a heading\n");
+    }
+}

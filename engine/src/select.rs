@@ -1,0 +1,565 @@
+//! Main-content selection and pruning.
+//!
+//! 1. With `<main>` / `[role=main]` (or exactly one `<article>`) that element is the content.
+//! 2. Otherwise a Readability-style score finds the densest text container (paragraph text and
+//!    commas credit their ancestors; link-heavy and boilerplate-named containers are penalised)
+//!    and keeps it with its similarly scored siblings — unless that would keep too little of the
+//!    page, in which case the whole body is kept (recall beats precision).
+//! 3. Inside the content, navigation, banners, footers, search, and containers named like
+//!    boilerplate (share bars, related links, comments, cookie banners, ads) are dropped.
+//!
+//! Everything is computed with flat passes over a pre-order list of nodes: no recursion.
+use crate::dom::{Attr, Dom, Kind, NodeId, Tag, DOCUMENT, NONE};
+
+/// What to render: `roots` in document order, minus the `dropped` subtrees.
+#[derive(Debug, Default)]
+pub struct Selection {
+    pub roots: Vec<NodeId>,
+    dropped: Vec<bool>,
+}
+
+impl Selection {
+    #[inline]
+    pub fn is_dropped(&self, id: NodeId) -> bool {
+        self.dropped.get(id as usize).copied().unwrap_or(false)
+    }
+}
+
+/// Content hidden from readers: `hidden`, `aria-hidden="true"`, inline `display:none` /
+/// `visibility:hidden`.
+pub fn is_hidden(dom: &Dom, id: NodeId) -> bool {
+    if dom.attr(id, Attr::Hidden).is_some() {
+        return true;
+    }
+    if dom
+        .attr(id, Attr::AriaHidden)
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    {
+        return true;
+    }
+    if dom.tag(id) == Some(Tag::Dialog) && dom.attr(id, Attr::Open).is_none() {
+        return true;
+    }
+    dom.attr(id, Attr::Style).is_some_and(|style| {
+        let compact: String = style
+            .chars()
+            .filter(|c| !c.is_ascii_whitespace())
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        compact.contains("display:none") || compact.contains("visibility:hidden")
+    })
+}
+
+/// Choose what to render from `dom`.
+pub fn select(dom: &Dom, prune: bool) -> Selection {
+    let body = dom.find(DOCUMENT, Tag::Body).unwrap_or(DOCUMENT);
+    let mut sel = Selection {
+        roots: vec![body],
+        dropped: vec![false; dom.nodes.len()],
+    };
+    if !prune {
+        return sel;
+    }
+    let order: Vec<NodeId> = std::iter::once(body).chain(dom.descendants(body)).collect();
+    let flags = Flags::compute(dom, &order);
+
+    // Explicit main content.
+    let mains: Vec<NodeId> = order
+        .iter()
+        .copied()
+        .filter(|&n| {
+            dom.tag(n) == Some(Tag::Main)
+                || dom
+                    .attr(n, Attr::Role)
+                    .is_some_and(|r| r.trim().eq_ignore_ascii_case("main"))
+        })
+        .filter(|&n| !flags.hidden[n as usize])
+        .collect();
+    let articles: Vec<NodeId> = order
+        .iter()
+        .copied()
+        .filter(|&n| dom.tag(n) == Some(Tag::Article) && !flags.hidden[n as usize])
+        .collect();
+    if let Some(&main) = mains.first() {
+        sel.roots = vec![main];
+        mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &[main]);
+        return sel;
+    }
+    if articles.len() == 1 {
+        sel.roots = with_title(dom, &order, &flags, vec![articles[0]]);
+        mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &sel.roots);
+        return sel;
+    }
+
+    mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &[body]);
+    let stats = Stats::compute(dom, &order, &sel.dropped);
+    let body_text = stats.text(body);
+    if let Some(roots) = score_candidates(dom, &order, &stats, &sel.dropped) {
+        let kept: usize = roots.iter().map(|&r| stats.text(r)).sum();
+        // Keep the scored content only when it is most of the page's remaining text or a
+        // substantial article; otherwise the tag rules alone decide.
+        if kept >= 500 || kept * 2 >= body_text {
+            sel.roots = with_title(dom, &order, &flags, roots);
+            clean_content(dom, &order, &stats, &mut sel);
+        }
+    }
+    sel
+}
+
+/// Per-node facts inherited from ancestors, computed in one pre-order pass.
+struct Flags {
+    /// The node or an ancestor is hidden.
+    hidden: Vec<bool>,
+    /// An ancestor is an article, main or section.
+    in_semantic: Vec<bool>,
+}
+
+impl Flags {
+    fn compute(dom: &Dom, order: &[NodeId]) -> Flags {
+        let n = dom.nodes.len();
+        let mut f = Flags {
+            hidden: vec![false; n],
+            in_semantic: vec![false; n],
+        };
+        for &id in order {
+            let p = dom.node(id).parent;
+            let (ph, ps) = if p == NONE {
+                (false, false)
+            } else {
+                let semantic = matches!(dom.tag(p), Some(Tag::Article | Tag::Main | Tag::Section));
+                (f.hidden[p as usize], f.in_semantic[p as usize] || semantic)
+            };
+            let i = id as usize;
+            f.hidden[i] =
+                ph || (matches!(dom.node(id).kind, Kind::Element { .. }) && is_hidden(dom, id));
+            f.in_semantic[i] = ps;
+        }
+        f
+    }
+}
+
+/// Marks every ancestor of `roots` (each walk stops at an already-marked node, so the cost is
+/// linear in the tree height, not quadratic).
+fn ancestors_of(dom: &Dom, roots: &[NodeId]) -> Vec<bool> {
+    let mut marks = vec![false; dom.nodes.len()];
+    for &r in roots {
+        let mut p = dom.node(r).parent;
+        while p != NONE && !marks[p as usize] {
+            marks[p as usize] = true;
+            p = dom.node(p).parent;
+        }
+    }
+    marks
+}
+
+/// Prepend the page's `<h1>` when the chosen content lacks it (news pages often put the
+/// headline in a header block above the story body).
+fn with_title(dom: &Dom, order: &[NodeId], flags: &Flags, roots: Vec<NodeId>) -> Vec<NodeId> {
+    let contains_h1 = roots.iter().any(|&r| dom.find(r, Tag::H1).is_some());
+    if contains_h1 {
+        return roots;
+    }
+    let h1s: Vec<NodeId> = order
+        .iter()
+        .copied()
+        .filter(|&n| dom.tag(n) == Some(Tag::H1) && !flags.hidden[n as usize])
+        .take(2)
+        .collect();
+    match (h1s.as_slice(), roots.first()) {
+        ([h1], Some(&first)) if *h1 < first || precedes(order, *h1, first) => {
+            let mut v = vec![*h1];
+            v.extend(roots);
+            v
+        }
+        _ => roots,
+    }
+}
+
+fn precedes(order: &[NodeId], a: NodeId, b: NodeId) -> bool {
+    let pa = order.iter().position(|&n| n == a);
+    let pb = order.iter().position(|&n| n == b);
+    matches!((pa, pb), (Some(x), Some(y)) if x < y)
+}
+
+/// Boilerplate class/id words matched as substrings (distinctive enough).
+const NEGATIVE_SUBSTR: &[&str] = &[
+    "sidebar",
+    "comment",
+    "disqus",
+    "newsletter",
+    "subscribe",
+    "cookie",
+    "consent",
+    "breadcrumb",
+    "pagination",
+    "advert",
+    "sponsor",
+    "outbrain",
+    "taboola",
+    "social",
+    "share",
+    "sharing",
+    "related",
+    "promo",
+    "popup",
+    "navbar",
+    "toolbar",
+    "masthead",
+    "footer",
+    "menu",
+    "trending",
+    "recirc",
+    "signup",
+    "paywall",
+    "banner",
+    "skiplink",
+    "skip-link",
+    "toctree-wrapper",
+];
+/// Short boilerplate words matched only as whole tokens.
+const NEGATIVE_TOKENS: &[&str] = &[
+    "ad", "ads", "nav", "skip", "gdpr", "tags", "widget", "modal", "rss", "toc",
+];
+const POSITIVE_SUBSTR: &[&str] = &[
+    "article", "content", "entry", "story", "post", "main", "body", "text", "blog",
+];
+
+fn class_words(dom: &Dom, id: NodeId) -> String {
+    let mut s = String::new();
+    for a in [Attr::Class, Attr::Id] {
+        if let Some(v) = dom.attr(id, a) {
+            s.push(' ');
+            s.push_str(&v.to_ascii_lowercase());
+        }
+    }
+    s
+}
+
+fn is_negative(words: &str) -> bool {
+    if words.is_empty() {
+        return false;
+    }
+    NEGATIVE_SUBSTR.iter().any(|w| words.contains(w))
+        || words
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|t| NEGATIVE_TOKENS.contains(&t))
+}
+
+/// Readability-style class weight.
+fn class_weight(dom: &Dom, id: NodeId) -> f32 {
+    let words = class_words(dom, id);
+    let mut w = 0.0;
+    if is_negative(&words) {
+        w -= 25.0;
+    }
+    if POSITIVE_SUBSTR.iter().any(|p| words.contains(p)) {
+        w += 25.0;
+    }
+    w
+}
+
+/// Mark navigation, banners, footers, search and boilerplate-named containers below `roots`.
+fn mark_boilerplate(
+    dom: &Dom,
+    order: &[NodeId],
+    flags: &Flags,
+    dropped: &mut [bool],
+    roots: &[NodeId],
+) {
+    let fallback = roots.len() == 1 && dom.tag(roots[0]) == Some(Tag::Body);
+    let holds_root = ancestors_of(dom, roots);
+    for &n in order {
+        let Some(tag) = dom.tag(n) else { continue };
+        if roots.contains(&n) {
+            continue;
+        }
+        let parent = dom.node(n).parent;
+        if parent != NONE && dropped.get(parent as usize).copied().unwrap_or(false) {
+            if let Some(d) = dropped.get_mut(n as usize) {
+                *d = true;
+            }
+            continue;
+        }
+        let role = dom
+            .attr(n, Attr::Role)
+            .map(|r| r.trim().to_ascii_lowercase());
+        let by_role = matches!(
+            role.as_deref(),
+            Some(
+                "navigation"
+                    | "banner"
+                    | "contentinfo"
+                    | "search"
+                    | "complementary"
+                    | "dialog"
+                    | "alertdialog"
+            )
+        );
+        let by_tag = match tag {
+            Tag::Nav | Tag::Aside | Tag::Footer | Tag::Search => true,
+            // A page header outside any article is site chrome, unless it holds the headline.
+            Tag::Header => {
+                fallback && !flags.in_semantic[n as usize] && dom.find(n, Tag::H1).is_none()
+            }
+            Tag::Form => role.as_deref() == Some("search"),
+            _ => false,
+        };
+        let by_class = matches!(
+            tag,
+            Tag::Div
+                | Tag::Section
+                | Tag::Ul
+                | Tag::Ol
+                | Tag::Form
+                | Tag::Header
+                | Tag::Span
+                | Tag::Li
+                | Tag::Table
+                | Tag::P
+                | Tag::Other
+        ) && is_negative(&class_words(dom, n))
+            && !holds_root[n as usize];
+        if by_role || by_tag || by_class {
+            if let Some(d) = dropped.get_mut(n as usize) {
+                *d = true;
+            }
+        }
+    }
+}
+
+/// Visible text and link-text length of every node's subtree (bytes of non-space text).
+struct Stats {
+    text: Vec<u32>,
+    link: Vec<u32>,
+    commas: Vec<u32>,
+    /// Subtree holds a heading, code block or table.
+    rich: Vec<bool>,
+}
+
+impl Stats {
+    fn compute(dom: &Dom, order: &[NodeId], dropped: &[bool]) -> Stats {
+        let n = dom.nodes.len();
+        let mut s = Stats {
+            text: vec![0; n],
+            link: vec![0; n],
+            commas: vec![0; n],
+            rich: vec![false; n],
+        };
+        // Reverse pre-order visits every child before its parent.
+        for &id in order.iter().rev() {
+            let i = id as usize;
+            if dropped.get(i).copied().unwrap_or(false) {
+                s.text[i] = 0;
+                s.link[i] = 0;
+                continue;
+            }
+            match dom.node(id).kind {
+                Kind::Text { .. } => {
+                    let t = dom.text_of(id);
+                    s.text[i] = t.bytes().filter(|b| !b.is_ascii_whitespace()).count() as u32;
+                    s.commas[i] = t.matches([',', '，', '、']).count() as u32;
+                }
+                Kind::Element { tag, .. } => {
+                    if matches!(
+                        tag,
+                        Tag::Script
+                            | Tag::Style
+                            | Tag::Noscript
+                            | Tag::Template
+                            | Tag::Svg
+                            | Tag::Head
+                    ) || is_hidden(dom, id)
+                    {
+                        s.text[i] = 0;
+                        continue;
+                    }
+                    if tag == Tag::A {
+                        s.link[i] = s.text[i];
+                    }
+                    if matches!(tag, Tag::Pre | Tag::H1 | Tag::H2 | Tag::H3 | Tag::Table) {
+                        s.rich[i] = true;
+                    }
+                }
+                _ => {}
+            }
+            let p = dom.node(id).parent;
+            if p != NONE {
+                let (t, l, c) = (s.text[i], s.link[i], s.commas[i]);
+                let pi = p as usize;
+                s.rich[pi] |= s.rich[i];
+                s.text[pi] = s.text[pi].saturating_add(t);
+                s.link[pi] = s.link[pi].saturating_add(l);
+                s.commas[pi] = s.commas[pi].saturating_add(c);
+            }
+        }
+        s
+    }
+
+    fn text(&self, id: NodeId) -> usize {
+        self.text.get(id as usize).copied().unwrap_or(0) as usize
+    }
+
+    fn link_density(&self, id: NodeId) -> f32 {
+        let t = self.text(id);
+        if t == 0 {
+            return 0.0;
+        }
+        self.link.get(id as usize).copied().unwrap_or(0) as f32 / t as f32
+    }
+}
+
+fn tag_base(tag: Tag) -> f32 {
+    match tag {
+        Tag::Div | Tag::Article | Tag::Section => 5.0,
+        Tag::Pre | Tag::Td | Tag::Blockquote => 3.0,
+        Tag::Address | Tag::Ol | Tag::Ul | Tag::Dl | Tag::Dd | Tag::Dt | Tag::Li | Tag::Form => {
+            -3.0
+        }
+        Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 | Tag::Th => -5.0,
+        _ => 0.0,
+    }
+}
+
+/// Readability's candidate scoring; returns the best candidate and its qualifying siblings.
+fn score_candidates(
+    dom: &Dom,
+    order: &[NodeId],
+    stats: &Stats,
+    dropped: &[bool],
+) -> Option<Vec<NodeId>> {
+    let mut score: Vec<f32> = vec![f32::NAN; dom.nodes.len()];
+    for &id in order {
+        if dropped.get(id as usize).copied().unwrap_or(false) {
+            continue;
+        }
+        let Some(tag) = dom.tag(id) else { continue };
+        let paragraph_like = match tag {
+            Tag::P | Tag::Pre | Tag::Td | Tag::Blockquote => true,
+            // A div holding text directly (no block children) reads as a paragraph.
+            Tag::Div => dom.children(id).any(|c| dom.text_of(c).trim().len() > 25),
+            _ => false,
+        };
+        if !paragraph_like {
+            continue;
+        }
+        let len = stats.text(id);
+        if len < 25 {
+            continue;
+        }
+        let commas = stats.commas.get(id as usize).copied().unwrap_or(0) as f32;
+        let content = 1.0 + commas + (len as f32 / 100.0).min(3.0);
+        let mut anc = dom.node(id).parent;
+        let mut level = 0;
+        while anc != NONE && level < 5 {
+            let Some(atag) = dom.tag(anc) else { break };
+            if matches!(atag, Tag::Html) {
+                break;
+            }
+            let slot = &mut score[anc as usize];
+            if slot.is_nan() {
+                *slot = tag_base(atag) + class_weight(dom, anc);
+            }
+            let divider = match level {
+                0 => 1.0,
+                1 => 2.0,
+                l => l as f32 * 3.0,
+            };
+            *slot += content / divider;
+            anc = dom.node(anc).parent;
+            level += 1;
+        }
+    }
+    let mut best: Option<(NodeId, f32)> = None;
+    for &id in order {
+        let s = score[id as usize];
+        if s.is_nan() || dropped.get(id as usize).copied().unwrap_or(false) {
+            continue;
+        }
+        let fin = s * (1.0 - stats.link_density(id));
+        score[id as usize] = fin;
+        if best.is_none_or(|(_, b)| fin > b) {
+            best = Some((id, fin));
+        }
+    }
+    let (top, top_score) = best?;
+    if dom.tag(top) == Some(Tag::Body) {
+        return None;
+    }
+    let parent = dom.node(top).parent;
+    if parent == NONE {
+        return Some(vec![top]);
+    }
+    let threshold = (top_score * 0.2).max(10.0);
+    let top_class = dom.attr(top, Attr::Class).unwrap_or("");
+    let mut roots = Vec::new();
+    for sib in dom.children(parent) {
+        if sib == top {
+            roots.push(sib);
+            continue;
+        }
+        if dom.tag(sib).is_none() || dropped.get(sib as usize).copied().unwrap_or(false) {
+            continue;
+        }
+        let mut s = score.get(sib as usize).copied().unwrap_or(f32::NAN);
+        if !top_class.is_empty() && dom.attr(sib, Attr::Class) == Some(top_class) {
+            s = if s.is_nan() {
+                top_score * 0.2
+            } else {
+                s + top_score * 0.2
+            };
+        }
+        let ok = if !s.is_nan() && s >= threshold {
+            true
+        } else if dom.tag(sib) == Some(Tag::P) {
+            let len = stats.text(sib);
+            let ld = stats.link_density(sib);
+            (len > 80 && ld < 0.25)
+                || (len > 0
+                    && len <= 80
+                    && ld == 0.0
+                    && dom.descendants(sib).any(|t| dom.text_of(t).contains(". ")))
+        } else {
+            false
+        };
+        if ok {
+            roots.push(sib);
+        }
+    }
+    Some(roots)
+}
+
+/// Inside scored content, drop link-heavy blocks with little text (related links, tag
+/// clouds) the way reader modes do.
+fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection) {
+    let mut in_content = vec![false; dom.nodes.len()];
+    for &r in &sel.roots {
+        in_content[r as usize] = true;
+    }
+    for &n in order {
+        let p = dom.node(n).parent;
+        if p != NONE && in_content[p as usize] {
+            in_content[n as usize] = true;
+        }
+    }
+    for &n in order {
+        let Some(tag) = dom.tag(n) else { continue };
+        let parent = dom.node(n).parent;
+        let below_root = parent != NONE && in_content[parent as usize];
+        if !matches!(tag, Tag::Div | Tag::Section | Tag::Ul | Tag::Ol | Tag::Form) || !below_root {
+            continue;
+        }
+        if sel.is_dropped(n) {
+            continue;
+        }
+        let text = stats.text(n);
+        let ld = stats.link_density(n);
+        let rich = stats.rich.get(n as usize).copied().unwrap_or(false);
+        let link_farm = text > 0 && ld > 0.5 && text < 2000 && !rich;
+        let form = tag == Tag::Form;
+        if link_farm || form {
+            if let Some(d) = sel.dropped.get_mut(n as usize) {
+                *d = true;
+            }
+        }
+    }
+}
