@@ -712,11 +712,12 @@ impl Renderer<'_> {
         if self.flatten > 0 {
             // Inside a cell or span: an inline code span on one line.
             let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
-            let at = self.w.inline.len();
+            // Balanced by the `Exit::Code` close below, as for a real `<code>`.
             self.code += 1;
+            self.flatten += 1;
             self.w.flush_space();
+            let at = self.w.inline.len();
             self.w.raw_text(&flat);
-            self.code -= 1;
             self.close(NONE, Exit::Code(at));
             return;
         }
