@@ -8,6 +8,7 @@
 //! wasm-pack build are thin fronts over [`convert`].
 
 pub mod decode;
+pub mod depth;
 pub mod dom;
 pub mod meta;
 pub mod render;

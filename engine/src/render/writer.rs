@@ -21,8 +21,15 @@ pub enum Space {
 
 #[derive(Debug)]
 enum Prefix {
-    Quote,
-    Item { marker: String, pending: bool },
+    /// `started`: a line has been written inside it. The blank line that separates a quote
+    /// from the block before it belongs outside the quote.
+    Quote {
+        started: bool,
+    },
+    Item {
+        marker: String,
+        pending: bool,
+    },
 }
 
 #[derive(Debug)]
@@ -221,7 +228,14 @@ impl Writer {
                 continue;
             }
             match p {
-                Prefix::Quote => self.out.push_str("> "),
+                Prefix::Quote { started } => {
+                    if consume_marker {
+                        *started = true;
+                        self.out.push_str("> ");
+                    } else if *started {
+                        self.out.push_str("> ");
+                    }
+                }
                 Prefix::Item { marker, pending } => {
                     if *pending && consume_marker {
                         self.out.push_str(marker);
@@ -307,7 +321,7 @@ impl Writer {
     // ---- prefixes ----
 
     pub fn push_quote(&mut self) {
-        self.prefixes.push(Prefix::Quote);
+        self.prefixes.push(Prefix::Quote { started: false });
     }
 
     pub fn push_item(&mut self, marker: String) {

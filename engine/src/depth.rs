@@ -1,0 +1,235 @@
+//! A depth cap between html5ever's tokenizer and its tree builder.
+//!
+//! The HTML tree-construction algorithm scans the stack of open elements for many start tags
+//! ("is there a `p` in button scope?", "is this formatting element still open?"). Each scan is
+//! linear in the stack depth, so a hostile page of N nested `<div>`/`<ul>`/`<blockquote>`
+//! costs O(N²): 20,000 nested `<ul>` took 12 s natively before this cap. Browsers bound the
+//! same thing (Blink stops nesting at 512 levels). Here, once the tree builder holds
+//! [`MAX_OPEN`] handles, further container start tags — and the end tags that match them — are
+//! not passed on: their content still flows into the deepest open element, so no text is
+//! lost, only structure beyond a depth no real page reaches.
+use std::cell::{Cell, RefCell};
+use std::marker::PhantomData;
+
+use html5ever::interface::{Tracer, TreeSink};
+use html5ever::tokenizer::{
+    BufferQueue, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+};
+use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
+use html5ever::{local_name, LocalName, TokenizerResult};
+
+/// Open elements plus active formatting entries the tree builder may hold before start tags
+/// are flattened. Real pages stay far below (a deep framework page nests ~60 levels).
+pub const MAX_OPEN: usize = 512;
+
+/// Parse `html` into `sink`'s output with the depth cap in place.
+pub fn parse<S: TreeSink>(sink: S, html: &str) -> S::Output
+where
+    S::Handle: Clone,
+{
+    let capped = Capped {
+        tb: TreeBuilder::new(sink, TreeBuilderOpts::default()),
+        dropped: RefCell::new(Vec::new()),
+    };
+    let tokenizer = Tokenizer::new(capped, TokenizerOpts::default());
+    let input = BufferQueue::default();
+    input.push_back(html.into());
+    // `Script` ("a </script> was seen") and `EncodingIndicator` (a `<meta charset>`) only
+    // pause the tokenizer: there is no script engine, and the charset was settled before
+    // parsing, so go on until the input is consumed.
+    loop {
+        match tokenizer.feed(&input) {
+            TokenizerResult::Done => break,
+            TokenizerResult::Script(_) | TokenizerResult::EncodingIndicator(_) => {}
+        }
+    }
+    tokenizer.end();
+    let Capped { tb, .. } = tokenizer.sink;
+    tb.sink.finish()
+}
+
+struct Capped<H, S> {
+    tb: TreeBuilder<H, S>,
+    /// Names of start tags that were not passed on, with how many are still unmatched.
+    dropped: RefCell<Vec<(LocalName, u32)>>,
+}
+
+/// Counts the handles the tree builder holds (document, open elements, formatting entries).
+struct Counter<H>(Cell<usize>, PhantomData<H>);
+
+impl<H> Tracer for Counter<H> {
+    type Handle = H;
+    fn trace_handle(&self, _node: &H) {
+        self.0.set(self.0.get() + 1);
+    }
+}
+
+impl<H: Clone, S: TreeSink<Handle = H>> Capped<H, S> {
+    fn held(&self) -> usize {
+        let counter = Counter(Cell::new(0), PhantomData);
+        self.tb.trace_handles(&counter);
+        counter.0.get()
+    }
+
+    /// Whether a start tag is dropped: only container elements at the cap. Void elements pop
+    /// at once; raw-text elements (script, style, …) must reach the tree builder so that the
+    /// tokenizer switches state and their text never becomes page text.
+    fn drops_start(&self, name: &LocalName) -> bool {
+        !is_void(name) && !is_raw_text(name) && !is_document_level(name) && self.held() > MAX_OPEN
+    }
+
+    fn note_dropped(&self, name: &LocalName) {
+        let mut dropped = self.dropped.borrow_mut();
+        match dropped.iter_mut().find(|(n, _)| n == name) {
+            Some((_, count)) => *count += 1,
+            None => dropped.push((name.clone(), 1)),
+        }
+    }
+
+    /// An end tag that matches a dropped start tag is dropped too.
+    fn take_dropped_end(&self, name: &LocalName) -> bool {
+        let mut dropped = self.dropped.borrow_mut();
+        match dropped.iter_mut().find(|(n, c)| n == name && *c > 0) {
+            Some((_, count)) => {
+                *count -= 1;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl<H: Clone, S: TreeSink<Handle = H>> TokenSink for Capped<H, S> {
+    type Handle = H;
+
+    fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<H> {
+        if let Token::TagToken(tag) = &token {
+            match tag.kind {
+                TagKind::StartTag => {
+                    if self.drops_start(&tag.name) {
+                        self.note_dropped(&tag.name);
+                        return TokenSinkResult::Continue;
+                    }
+                }
+                TagKind::EndTag => {
+                    if self.take_dropped_end(&tag.name) {
+                        return TokenSinkResult::Continue;
+                    }
+                }
+            }
+        }
+        self.tb.process_token(token, line_number)
+    }
+
+    fn end(&self) {
+        self.tb.end();
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
+        self.tb
+            .adjusted_current_node_present_but_not_in_html_namespace()
+    }
+}
+
+fn is_void(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("area")
+            | local_name!("base")
+            | local_name!("basefont")
+            | local_name!("bgsound")
+            | local_name!("br")
+            | local_name!("col")
+            | local_name!("embed")
+            | local_name!("frame")
+            | local_name!("hr")
+            | local_name!("image")
+            | local_name!("img")
+            | local_name!("input")
+            | local_name!("keygen")
+            | local_name!("link")
+            | local_name!("meta")
+            | local_name!("param")
+            | local_name!("source")
+            | local_name!("track")
+            | local_name!("wbr")
+    )
+}
+
+/// Elements whose content the tokenizer reads as raw text or RCDATA (or that start foreign
+/// content the renderer drops as a whole).
+fn is_raw_text(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("script")
+            | local_name!("style")
+            | local_name!("xmp")
+            | local_name!("iframe")
+            | local_name!("noembed")
+            | local_name!("noframes")
+            | local_name!("noscript")
+            | local_name!("textarea")
+            | local_name!("title")
+            | local_name!("plaintext")
+    )
+}
+
+/// Start tags that never push a new element inside the body (attributes merge instead).
+fn is_document_level(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("html") | local_name!("body") | local_name!("head") | local_name!("frameset")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dom::{Dom, Tag, DOCUMENT};
+
+    fn count(dom: &Dom, tag: Tag) -> usize {
+        dom.descendants(DOCUMENT)
+            .filter(|&n| dom.tag(n) == Some(tag))
+            .count()
+    }
+
+    fn text(dom: &Dom) -> String {
+        dom.descendants(DOCUMENT).map(|n| dom.text_of(n)).collect()
+    }
+
+    #[test]
+    fn nesting_beyond_the_cap_is_flattened_without_losing_text() {
+        let depth = 5_000;
+        let html = "<div>x".repeat(depth) + "deep" + &"</div>".repeat(depth) + "<p>after</p>";
+        let dom = Dom::parse(&html);
+        let divs = count(&dom, Tag::Div);
+        assert!(divs < super::MAX_OPEN, "{divs} divs kept");
+        assert!(divs > super::MAX_OPEN - 10, "{divs} divs kept");
+        assert_eq!(text(&dom), "x".repeat(depth) + "deep" + "after");
+        // The paragraph after the nest is a child of body, not swallowed by a dropped end tag.
+        let p = dom.find(DOCUMENT, Tag::P).expect("p");
+        assert_eq!(dom.tag(dom.node(p).parent), Some(Tag::Body));
+    }
+
+    #[test]
+    fn script_beyond_the_cap_stays_script() {
+        let html = "<div>".repeat(2_000) + "<script>if (a < b) { secret() }</script>text";
+        let dom = Dom::parse(&html);
+        let script = dom.find(DOCUMENT, Tag::Script).expect("script");
+        assert!(dom.text_of(dom.node(script).first_child).contains("secret"));
+        assert!(text(&dom).ends_with("}text"));
+    }
+
+    #[test]
+    fn meta_charset_does_not_stop_the_parse() {
+        let dom = Dom::parse("<head><meta charset=utf-8><meta http-equiv=content-type content='text/html; charset=latin1'></head><p>body text");
+        assert_eq!(text(&dom), "body text");
+    }
+
+    #[test]
+    fn shallow_pages_are_untouched() {
+        let html = "<ul><li>a<ul><li>b</li></ul></li></ul>".repeat(100);
+        let dom = Dom::parse(&html);
+        assert_eq!(count(&dom, Tag::Ul), 200);
+        assert_eq!(count(&dom, Tag::Li), 200);
+    }
+}
