@@ -318,21 +318,29 @@ fn doc_section(out: &mut String, rng: &mut Lcg, i: usize) {
     rng.paragraph(out, i);
     rng.paragraph(out, i);
 
-    out.push_str(if i % 2 == 0 { "<ol>\n" } else { "<ul>\n" });
+    out.push_str(if i.is_multiple_of(2) {
+        "<ol>\n"
+    } else {
+        "<ul>\n"
+    });
     for _ in 0..3 + rng.below(3) {
         out.push_str("<li>");
         let n = 4 + rng.below(6);
         rng.words(out, n);
         out.push_str("</li>\n");
     }
-    out.push_str(if i % 2 == 0 { "</ol>\n" } else { "</ul>\n" });
+    out.push_str(if i.is_multiple_of(2) {
+        "</ol>\n"
+    } else {
+        "</ul>\n"
+    });
 
     let _ = write!(out, "<h3>{i}.1 ");
     rng.title(out, 2);
     out.push_str("</h3>\n");
     rng.paragraph(out, i);
 
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         out.push_str("<table>\n<thead><tr><th>Option</th><th>Default</th><th>Description</th></tr></thead>\n<tbody>\n");
         for _ in 0..4 {
             let _ = write!(
