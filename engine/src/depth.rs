@@ -30,6 +30,7 @@ where
     let capped = Capped {
         tb: TreeBuilder::new(sink, TreeBuilderOpts::default()),
         dropped: RefCell::new(Vec::new()),
+        suppress: RefCell::new(None),
     };
     let tokenizer = Tokenizer::new(capped, TokenizerOpts::default());
     let input = BufferQueue::default();
@@ -52,6 +53,10 @@ struct Capped<H, S> {
     tb: TreeBuilder<H, S>,
     /// Names of start tags that were not passed on, with how many are still unmatched.
     dropped: RefCell<Vec<(LocalName, u32)>>,
+    /// A flattened element whose content is never shown (hidden, `<template>`, `<svg>`, …):
+    /// everything up to its end tag is discarded, since the element that would have hidden
+    /// it is gone. Name and nesting count.
+    suppress: RefCell<Option<(LocalName, u32)>>,
 }
 
 /// Counts the handles the tree builder holds (document, open elements, formatting entries).
@@ -76,6 +81,31 @@ impl<H: Clone, S: TreeSink<Handle = H>> Capped<H, S> {
     /// tokenizer switches state and their text never becomes page text.
     fn drops_start(&self, name: &LocalName) -> bool {
         !is_void(name) && !is_raw_text(name) && !is_document_level(name) && self.held() > MAX_OPEN
+    }
+
+    /// While suppressing, swallow every token but raw-text elements' tags (the tokenizer
+    /// must still switch state for `<script>`, or its text would read as markup).
+    fn suppressing(&self, token: &Token) -> bool {
+        let mut suppress = self.suppress.borrow_mut();
+        let Some((name, depth)) = suppress.as_mut() else {
+            return false;
+        };
+        if let Token::TagToken(tag) = token {
+            if tag.name == *name && !tag.self_closing {
+                match tag.kind {
+                    TagKind::StartTag => *depth += 1,
+                    TagKind::EndTag => *depth -= 1,
+                }
+                if *depth == 0 {
+                    *suppress = None;
+                }
+                return true;
+            }
+            if is_raw_text(&tag.name) {
+                return false;
+            }
+        }
+        !matches!(token, Token::EOFToken)
     }
 
     fn note_dropped(&self, name: &LocalName) {
@@ -103,11 +133,18 @@ impl<H: Clone, S: TreeSink<Handle = H>> TokenSink for Capped<H, S> {
     type Handle = H;
 
     fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<H> {
+        if self.suppressing(&token) {
+            return TokenSinkResult::Continue;
+        }
         if let Token::TagToken(tag) = &token {
             match tag.kind {
                 TagKind::StartTag => {
                     if self.drops_start(&tag.name) {
-                        self.note_dropped(&tag.name);
+                        if !tag.self_closing && never_shown(tag) {
+                            *self.suppress.borrow_mut() = Some((tag.name.clone(), 1));
+                        } else {
+                            self.note_dropped(&tag.name);
+                        }
                         return TokenSinkResult::Continue;
                     }
                 }
@@ -129,6 +166,44 @@ impl<H: Clone, S: TreeSink<Handle = H>> TokenSink for Capped<H, S> {
         self.tb
             .adjusted_current_node_present_but_not_in_html_namespace()
     }
+}
+
+/// Elements whose content a reader never sees: the renderer drops them, so a flattened one
+/// must take its content along.
+fn never_shown(tag: &html5ever::tokenizer::Tag) -> bool {
+    let by_name = matches!(
+        tag.name,
+        local_name!("template")
+            | local_name!("svg")
+            | local_name!("math")
+            | local_name!("select")
+            | local_name!("button")
+            | local_name!("datalist")
+            | local_name!("object")
+            | local_name!("canvas")
+            | local_name!("map")
+            | local_name!("video")
+            | local_name!("audio")
+            | local_name!("head")
+            | local_name!("slot")
+            | local_name!("output")
+            | local_name!("progress")
+            | local_name!("meter")
+            | local_name!("colgroup")
+    );
+    let dialog_closed = tag.name == local_name!("dialog")
+        && !tag
+            .attrs
+            .iter()
+            .any(|a| a.name.local == local_name!("open"));
+    by_name
+        || dialog_closed
+        || tag.attrs.iter().any(|a| match &*a.name.local {
+            "hidden" => true,
+            "aria-hidden" => a.value.trim().eq_ignore_ascii_case("true"),
+            "style" => crate::select::style_hides(&a.value),
+            _ => false,
+        })
 }
 
 fn is_void(name: &LocalName) -> bool {
@@ -217,6 +292,19 @@ mod tests {
         let script = dom.find(DOCUMENT, Tag::Script).expect("script");
         assert!(dom.text_of(dom.node(script).first_child).contains("secret"));
         assert!(text(&dom).ends_with("}text"));
+    }
+
+    #[test]
+    fn hidden_content_beyond_the_cap_stays_hidden() {
+        let html = "<div>".repeat(600)
+            + "<div hidden>H1<div>H1b</div></div><span aria-hidden=true>H2</span>"
+            + "<div style=display:none>H3</div><template>H4</template><svg><text>H5</text></svg>"
+            + "<select><option>H6</option></select><button>H7</button><dialog>H8</dialog>"
+            + "<script>H9()</script>shown";
+        let dom = Dom::parse(&html);
+        let script = dom.find(DOCUMENT, Tag::Script).expect("script");
+        let visible: String = text(&dom).replace(dom.text_of(dom.node(script).first_child), "");
+        assert_eq!(visible, "shown");
     }
 
     #[test]

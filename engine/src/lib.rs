@@ -72,7 +72,16 @@ pub fn convert(input: &[u8], opts: &Options) -> Output {
     let selection = select::select(&dom, opts.prune);
     let body = render::render(&dom, &selection, &urls, input.len());
     drop(dom);
-    let markdown = if opts.front_matter {
+    // An empty page stays empty: a front matter holding only the URL the caller already
+    // knows says nothing.
+    let says_something = !body.is_empty()
+        || page.title.is_some()
+        || page.description.is_some()
+        || page.canonical.is_some()
+        || page.image.is_some()
+        || page.author.is_some()
+        || page.published.is_some();
+    let markdown = if opts.front_matter && says_something {
         let mut fm = meta::front_matter(&page, &urls);
         if fm.is_empty() {
             body

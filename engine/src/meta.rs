@@ -38,6 +38,7 @@ pub struct PageMeta {
 pub fn collect(dom: &Dom) -> PageMeta {
     let mut m = PageMeta::default();
     let mut og_title = None;
+    let mut named_author = None;
     if let Some(html) = dom.find(DOCUMENT, Tag::Html) {
         m.lang = dom.attr(html, Attr::Lang).and_then(clean_value);
     }
@@ -74,7 +75,13 @@ pub fn collect(dom: &Dom) -> PageMeta {
                     }
                     Some("og:title" | "twitter:title") => &mut og_title,
                     Some("og:image" | "twitter:image" | "og:image:url") => &mut m.image,
-                    Some("author" | "article:author" | "byl" | "dc.creator") => &mut m.author,
+                    // `name=author` is a name; `article:author` is often a profile URL.
+                    Some("author") if !looks_like_url(&value) => &mut named_author,
+                    Some("author" | "article:author" | "byl" | "dc.creator")
+                        if !looks_like_url(&value) =>
+                    {
+                        &mut m.author
+                    }
                     Some(
                         "article:published_time" | "datepublished" | "date" | "dc.date" | "pubdate",
                     ) => &mut m.published,
@@ -88,10 +95,13 @@ pub fn collect(dom: &Dom) -> PageMeta {
             _ => {}
         }
     }
+    if named_author.is_some() {
+        m.author = named_author;
+    }
     if m.title.is_none() {
         m.title = og_title.or_else(|| {
             dom.find(DOCUMENT, Tag::H1)
-                .and_then(|h| clean_value(&text_content(dom, h)))
+                .and_then(|h| clean_value(&heading_text(dom, h)))
         });
     }
     m
@@ -100,6 +110,36 @@ pub fn collect(dom: &Dom) -> PageMeta {
 /// Concatenated text of a subtree.
 fn text_content(dom: &Dom, id: NodeId) -> String {
     dom.descendants(id).map(|n| dom.text_of(n)).collect()
+}
+
+fn looks_like_url(v: &str) -> bool {
+    v.contains("://") || v.starts_with('/') || v.starts_with("www.")
+}
+
+/// Text of a heading up to the first block inside it (an unclosed `<h1>` may hold the page).
+fn heading_text(dom: &Dom, id: NodeId) -> String {
+    let mut out = String::new();
+    for n in dom.descendants(id) {
+        if matches!(
+            dom.tag(n),
+            Some(
+                Tag::P
+                    | Tag::Div
+                    | Tag::Ul
+                    | Tag::Ol
+                    | Tag::Table
+                    | Tag::Pre
+                    | Tag::Blockquote
+                    | Tag::Section
+                    | Tag::Dl
+                    | Tag::Br
+            )
+        ) {
+            break;
+        }
+        out.push_str(dom.text_of(n));
+    }
+    out
 }
 
 /// Collapse whitespace, trim, cap the length; `None` when empty.
@@ -171,7 +211,8 @@ fn yaml_quoted(out: &mut String, v: &str) {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{feff}' => {
+            // Line separators, BOM, and the BMP noncharacters YAML does not allow unescaped.
+            '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}' => {
                 out.push_str(&format!("\\u{:04x}", c as u32));
             }
             c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),

@@ -40,13 +40,31 @@ pub fn is_hidden(dom: &Dom, id: NodeId) -> bool {
     if dom.tag(id) == Some(Tag::Dialog) && dom.attr(id, Attr::Open).is_none() {
         return true;
     }
-    dom.attr(id, Attr::Style).is_some_and(|style| {
-        let compact: String = style
-            .chars()
-            .filter(|c| !c.is_ascii_whitespace())
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        compact.contains("display:none") || compact.contains("visibility:hidden")
+    dom.attr(id, Attr::Style).is_some_and(style_hides)
+}
+
+/// Whether an inline style declares `display: none` or `visibility: hidden` (or `collapse`),
+/// read declaration by declaration with comments removed, so that `content: 'display:none'`
+/// or a custom property does not count and `display:/**/none` does.
+pub(crate) fn style_hides(style: &str) -> bool {
+    let mut clean = String::with_capacity(style.len());
+    let mut rest = style;
+    while let Some(start) = rest.find("/*") {
+        clean.push_str(&rest[..start]);
+        rest = rest[start + 2..]
+            .find("*/")
+            .map_or("", |end| &rest[start + 2 + end + 2..]);
+    }
+    clean.push_str(rest);
+    clean.split(';').any(|decl| {
+        let Some((prop, value)) = decl.split_once(':') else {
+            return false;
+        };
+        let prop = prop.trim().to_ascii_lowercase();
+        let value = value.trim().to_ascii_lowercase();
+        let value = value.trim_end_matches("!important").trim();
+        (prop == "display" && value == "none")
+            || (prop == "visibility" && matches!(value, "hidden" | "collapse"))
     })
 }
 
@@ -57,6 +75,16 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
         roots: vec![body],
         dropped: vec![false; dom.nodes.len()],
     };
+    // A hidden `<html>` or `<body>` shows a reader nothing.
+    let html = dom.find(DOCUMENT, Tag::Html);
+    if [Some(body), html]
+        .into_iter()
+        .flatten()
+        .any(|n| n != DOCUMENT && is_hidden(dom, n))
+    {
+        sel.roots.clear();
+        return sel;
+    }
     if !prune {
         return sel;
     }
@@ -112,6 +140,9 @@ struct Flags {
     hidden: Vec<bool>,
     /// An ancestor is an article, main or section.
     in_semantic: Vec<bool>,
+    /// The node is inside `<pre>` or `<code>`: highlighter spans there (`class="comment"`,
+    /// `class="nav"`) are code, never boilerplate.
+    in_code: Vec<bool>,
 }
 
 impl Flags {
@@ -120,16 +151,26 @@ impl Flags {
         let mut f = Flags {
             hidden: vec![false; n],
             in_semantic: vec![false; n],
+            in_code: vec![false; n],
         };
         for &id in order {
             let p = dom.node(id).parent;
-            let (ph, ps) = if p == NONE {
-                (false, false)
+            let (ph, ps, pc) = if p == NONE {
+                (false, false, false)
             } else {
                 let semantic = matches!(dom.tag(p), Some(Tag::Article | Tag::Main | Tag::Section));
-                (f.hidden[p as usize], f.in_semantic[p as usize] || semantic)
+                let code = matches!(
+                    dom.tag(p),
+                    Some(Tag::Pre | Tag::Code | Tag::Listing | Tag::Xmp | Tag::Samp)
+                );
+                (
+                    f.hidden[p as usize],
+                    f.in_semantic[p as usize] || semantic,
+                    f.in_code[p as usize] || code,
+                )
             };
             let i = id as usize;
+            f.in_code[i] = pc;
             f.hidden[i] =
                 ph || (matches!(dom.node(id).kind, Kind::Element { .. }) && is_hidden(dom, id));
             f.in_semantic[i] = ps;
@@ -280,6 +321,17 @@ fn mark_boilerplate(
             }
             continue;
         }
+        // Hidden content is never content, whatever pruning decides (and must not win the
+        // scoring below: it is a prompt-injection route).
+        if flags.hidden[n as usize] {
+            if let Some(d) = dropped.get_mut(n as usize) {
+                *d = true;
+            }
+            continue;
+        }
+        if flags.in_code[n as usize] {
+            continue;
+        }
         let role = dom
             .attr(n, Attr::Role)
             .map(|r| r.trim().to_ascii_lowercase());
@@ -312,7 +364,6 @@ fn mark_boilerplate(
                 | Tag::Ol
                 | Tag::Form
                 | Tag::Header
-                | Tag::Span
                 | Tag::Li
                 | Tag::Table
                 | Tag::P
@@ -481,7 +532,29 @@ fn score_candidates(
             best = Some((id, fin));
         }
     }
-    let (top, top_score) = best?;
+    let (mut top, top_score) = best?;
+    // Cells credit their row and table. In a data table the content is what holds the
+    // table (its intro and notes included), never a row of it; in a layout table a cell
+    // is a page column and may well be the content.
+    let mut up = top;
+    while matches!(
+        dom.tag(up),
+        Some(Tag::Tr | Tag::Tbody | Tag::Thead | Tag::Tfoot | Tag::Td | Tag::Th)
+    ) {
+        up = dom.node(up).parent;
+    }
+    if up != NONE
+        && up != top
+        && dom.tag(up) == Some(Tag::Table)
+        && !crate::render::is_layout_table(dom, up)
+    {
+        top = dom.node(up).parent;
+    } else if dom.tag(top) == Some(Tag::Table) && !crate::render::is_layout_table(dom, top) {
+        top = dom.node(top).parent;
+    }
+    if top == NONE {
+        return None;
+    }
     if dom.tag(top) == Some(Tag::Body) {
         return None;
     }

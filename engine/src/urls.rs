@@ -18,16 +18,18 @@ pub struct Resolver {
 impl Resolver {
     /// `page_url` is where the document came from; `base_href` its first `<base href>`.
     pub fn new(page_url: Option<&str>, base_href: Option<&str>) -> Resolver {
-        let page = page_url.and_then(|u| Url::parse(u.trim()).ok());
-        let base = match (base_href.map(clean), &page) {
-            (Some(href), Some(page)) if !href.is_empty() => {
-                page.join(&href).ok().or(Some(page.clone()))
-            }
-            (Some(href), None) if !href.is_empty() => Url::parse(&href).ok(),
-            _ => page,
+        // Only web URLs can be a base. A `<base href>` the page gets wrong (`javascript:`,
+        // `data:`, `file:`, `mailto:`) is ignored instead of discarding the page URL.
+        let web = |u: &Url| matches!(u.scheme(), "http" | "https");
+        let page = page_url.and_then(|u| Url::parse(u.trim()).ok()).filter(web);
+        let href = base_href.map(clean).filter(|h| !h.is_empty());
+        let from_href = href.and_then(|href| match &page {
+            Some(page) => page.join(&href).ok(),
+            None => Url::parse(&href).ok(),
+        });
+        Resolver {
+            base: from_href.filter(web).or(page),
         }
-        .filter(|u| matches!(u.scheme(), "http" | "https" | "ftp" | "file"));
-        Resolver { base }
     }
 
     /// The page URL (after `<base>`), if known.
@@ -68,15 +70,21 @@ impl Resolver {
                 Err(_) => encode_destination(&cleaned),
             });
         }
-        match &self.base {
+        let out = match &self.base {
             Some(base) => match base.join(&cleaned) {
-                Ok(u) if LINK_SCHEMES.contains(&u.scheme()) || u.scheme() == "file" => {
-                    Some(encode_destination(u.as_str()))
-                }
-                Ok(_) => None,
-                Err(_) => Some(encode_destination(&cleaned)),
+                Ok(u) if LINK_SCHEMES.contains(&u.scheme()) => encode_destination(u.as_str()),
+                Ok(_) => return None,
+                Err(_) => encode_destination(&cleaned),
             },
-            None => Some(encode_destination(&cleaned)),
+            None => encode_destination(&cleaned),
+        };
+        // Whatever path it took, the destination a Markdown reader sees must not carry a
+        // scheme outside the allowlist (a relative URL without a base, for one, is kept as
+        // written and must not read as `foo:` either).
+        let visible = out.strip_prefix('<').unwrap_or(&out);
+        match scheme_of(visible) {
+            Some(scheme) if !LINK_SCHEMES.contains(&scheme.to_ascii_lowercase().as_str()) => None,
+            _ => Some(out),
         }
     }
 }
@@ -104,20 +112,38 @@ fn scheme_of(url: &str) -> Option<&str> {
 /// in `<…>` when parentheses could end it early.
 fn encode_destination(url: &str) -> String {
     let mut out = String::with_capacity(url.len() + 2);
-    for c in url.chars() {
+    for (i, c) in url.char_indices() {
         match c {
             ' ' => out.push_str("%20"),
             '<' => out.push_str("%3C"),
             '>' => out.push_str("%3E"),
-            c if c.is_control() => {}
+            // A Markdown reader would take these as an escape or a character reference.
+            '\\' => out.push_str("%5C"),
+            '&' if looks_like_reference(&url[i + 1..]) => out.push_str("%26"),
+            c if c.is_control() => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
             c => out.push(c),
         }
     }
-    if out.contains(['(', ')', '\\']) {
+    if out.contains(['(', ')']) {
         out.insert(0, '<');
         out.push('>');
     }
     out
+}
+
+/// `name;` or `#123;` after a `&`.
+fn looks_like_reference(rest: &str) -> bool {
+    let body = rest
+        .bytes()
+        .take(33)
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'#')
+        .count();
+    body > 0 && rest.as_bytes().get(body) == Some(&b';')
 }
 
 /// A link title as ` "…"`, or nothing.
@@ -180,13 +206,43 @@ mod tests {
             "vbscript:msgbox",
             "data:text/html,<script>",
             "file:///etc/passwd",
+            "java\u{1}script:alert(1)",
+            "\u{7f}javascript:alert(1)",
+            "java\u{85}script:alert(1)",
+            "javascript&#58;alert(1)",
+            "javascript&colon;alert(1)",
+            "javascript\\:alert(1)",
         ] {
-            assert_eq!(r().link(bad), None, "{bad:?}");
-            assert_eq!(Resolver::default().link(bad), None, "{bad:?}");
+            // Dropped, or (where a browser reads it as a relative path) kept as one.
+            if let Some(out) = r().link(bad) {
+                let out = out.trim_start_matches('<');
+                assert!(
+                    out.starts_with("https://example.com/docs/"),
+                    "{bad:?} → {out}"
+                );
+            }
+            if let Some(out) = Resolver::default().link(bad) {
+                let visible = out.trim_start_matches('<');
+                assert_eq!(scheme_of(visible), None, "{bad:?} → {out}");
+            }
         }
         assert_eq!(r().image("data:image/svg+xml,<svg onload=x>"), None);
         assert!(r().image("data:image/png;base64,AAAA").is_some());
         assert_eq!(r().link("data:image/png;base64,AAAA"), None);
+    }
+
+    #[test]
+    fn bad_base_href_keeps_the_page_url() {
+        for base in ["mailto:x", "data:,", "javascript:alert(1)", "file:///etc/"] {
+            let r = Resolver::new(Some("https://example.com/a/"), Some(base));
+            assert_eq!(
+                r.link("p").as_deref(),
+                Some("https://example.com/a/p"),
+                "{base}"
+            );
+        }
+        let no_page = Resolver::new(None, Some("file:///etc/"));
+        assert_eq!(no_page.link("passwd").as_deref(), Some("passwd"));
     }
 
     #[test]

@@ -1,39 +1,55 @@
 //! Escaping of page text so it stays text in Markdown — and only where it could be read as
 //! syntax, so ordinary prose carries no backslash noise.
 
+/// Where a word of text is being written.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ctx {
+    /// Inside a GFM table cell: `|` ends the cell.
+    pub table: bool,
+    /// Inside link text or image alt: any unbalanced bracket would end it.
+    pub link: bool,
+}
+
 /// Append one whitespace-free word of page text to `out`, escaping inline syntax.
-/// `in_table` also escapes `|`. Line-start syntax (`#`, `>`, `-`, `1.`) is handled by
-/// [`line_start_escape`] when the paragraph is written out.
-pub fn push_word(out: &mut String, word: &str, in_table: bool) {
+/// Line-start syntax (`#`, `>`, `-`, `1.`) is handled by [`line_start_escape`] when the
+/// paragraph is written out.
+pub fn push_word(out: &mut String, word: &str, ctx: Ctx) {
     let bytes = word.as_bytes();
+    let prev_of = |i: usize, out: &String| {
+        if i > 0 {
+            bytes.get(i - 1).copied()
+        } else {
+            out.as_bytes().last().copied()
+        }
+    };
     let mut run = 0;
     for (i, &b) in bytes.iter().enumerate() {
         let escape = match b {
-            b'*' | b'`' | b'[' | b']' => true,
+            // A word made only of `*` or `~` between spaces ("a * b") cannot open or close.
+            b'*' | b'~' => {
+                !bytes.iter().all(|&c| c == b) || !prev_of(0, out).is_none_or(|p| p == b' ')
+            }
+            b'`' => true,
+            // Brackets are literal text unless they could form a link (`](`), a reference
+            // definition (`]:`), a reference (`][`), or a task checkbox (`[x]`), or sit in
+            // link text, which must stay balanced.
+            b'[' => ctx.link || task_box(&bytes[i..]),
+            b']' => {
+                ctx.link
+                    || matches!(bytes.get(i + 1), Some(b'(' | b'['))
+                    || (bytes.get(i + 1) == Some(&b':') && bytes.first() == Some(&b'['))
+            }
             b'\\' => bytes.get(i + 1).is_none_or(|n| n.is_ascii_punctuation()),
             b'_' => {
                 // Intraword underscores (snake_case) never start emphasis.
-                let prev = if i > 0 {
-                    bytes.get(i - 1).copied()
-                } else {
-                    out.as_bytes().last().copied()
-                };
-                !(prev.is_some_and(is_word_byte)
+                !(prev_of(i, out).is_some_and(is_word_byte)
                     && bytes.get(i + 1).is_some_and(|&n| is_word_byte(n)))
             }
             b'<' => bytes
                 .get(i + 1)
                 .is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, b'/' | b'!' | b'?')),
             b'&' => looks_like_entity(&bytes[i + 1..]),
-            b'~' => {
-                let prev = if i > 0 {
-                    bytes.get(i - 1).copied()
-                } else {
-                    out.as_bytes().last().copied()
-                };
-                prev == Some(b'~') || bytes.get(i + 1) == Some(&b'~')
-            }
-            b'|' => in_table,
+            b'|' => ctx.table,
             _ => false,
         };
         if escape {
@@ -43,6 +59,11 @@ pub fn push_word(out: &mut String, word: &str, in_table: bool) {
         }
     }
     out.push_str(&word[run..]);
+}
+
+/// `[ ]`, `[x]`, `[X]` read as a task checkbox at the start of a list item.
+fn task_box(rest: &[u8]) -> bool {
+    matches!(rest, [b'[', b' ' | b'x' | b'X', b']', ..] | [b'['])
 }
 
 /// Bytes that count as "inside a word" for intraword `_`: ASCII alphanumerics and any
@@ -73,7 +94,9 @@ pub fn line_start_escape(line: &str) -> Option<usize> {
             (n <= 6 && followed_by_space(n)).then_some(0)
         }
         b'>' => Some(0),
-        b'-' | b'+' | b'=' => {
+        // A `~~~` run opens a fence; a lone `~` or `~~` is ordinary (and escaped inline).
+        b'~' => b.starts_with(b"~~~").then_some(0),
+        b'-' | b'+' | b'=' | b'*' | b'_' => {
             let only_marks = b.iter().all(|c| *c == first || *c == b' ');
             (followed_by_space(1) || only_marks).then_some(0)
         }
@@ -106,7 +129,7 @@ mod tests {
 
     fn esc(s: &str) -> String {
         let mut out = String::new();
-        push_word(&mut out, s, false);
+        push_word(&mut out, s, Ctx::default());
         out
     }
 
@@ -121,6 +144,10 @@ mod tests {
             "a-b",
             "x<3",
             "50%",
+            "[1]",
+            "Out[2]:",
+            "*",
+            "~",
         ] {
             assert_eq!(esc(w), w, "{w}");
         }
@@ -131,14 +158,29 @@ mod tests {
         assert_eq!(esc("*bold*"), "\\*bold\\*");
         assert_eq!(esc("_init_"), "\\_init\\_");
         assert_eq!(esc("`code`"), "\\`code\\`");
-        assert_eq!(esc("[link]"), "\\[link\\]");
+        assert_eq!(esc("[link](x)"), "[link\\](x)");
+        assert_eq!(esc("[1]:"), "[1\\]:");
+        assert_eq!(esc("[x]"), "\\[x]");
+        assert_eq!(esc("a*b"), "a\\*b");
+        assert_eq!(esc("~one~"), "\\~one\\~");
         assert_eq!(esc("<div>"), "\\<div>");
         assert_eq!(esc("&amp;"), "\\&amp;");
         assert_eq!(esc("~~gone~~"), "\\~\\~gone\\~\\~");
         assert_eq!(esc("\\*"), "\\\\\\*");
         let mut t = String::new();
-        push_word(&mut t, "a|b", true);
+        let table = Ctx {
+            table: true,
+            link: false,
+        };
+        push_word(&mut t, "a|b", table);
         assert_eq!(t, "a\\|b");
+        let mut t = String::new();
+        let link = Ctx {
+            table: false,
+            link: true,
+        };
+        push_word(&mut t, "[1]", link);
+        assert_eq!(t, "\\[1\\]");
     }
 
     #[test]
@@ -154,6 +196,11 @@ mod tests {
         assert_eq!(line_start_escape("2024) year"), Some(4));
         assert_eq!(line_start_escape("3.14 is pi"), None);
         assert_eq!(line_start_escape("plain"), None);
+        assert_eq!(line_start_escape("* item"), Some(0));
+        assert_eq!(line_start_escape("***"), Some(0));
+        assert_eq!(line_start_escape("_ _ _"), Some(0));
+        assert_eq!(line_start_escape("~~~ fence"), Some(0));
+        assert_eq!(line_start_escape("*emph* start"), None);
     }
 
     #[test]

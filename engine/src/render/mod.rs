@@ -11,6 +11,7 @@ use table::{parse_align, Table};
 use writer::Writer;
 
 pub use escape::longest_run;
+pub use table::is_layout as is_layout_table;
 
 /// Render the selected content of `dom` as Markdown.
 pub fn render(dom: &Dom, sel: &Selection, urls: &Resolver, size_hint: usize) -> String {
@@ -48,14 +49,24 @@ enum Exit {
     Del(usize),
     Code(usize),
     Link(usize, String),
+    /// A link inside code: the link marker's position, destination, where the link's own
+    /// code span starts, and the frame of the enclosing code element.
+    CodeLink {
+        link_at: usize,
+        dest: String,
+        inner: usize,
+        frame: usize,
+    },
     InlineQuote,
     Blockquote,
     Ruby,
-    Sup,
+    /// `true`: content was opened with a parenthesis.
+    Sup(bool),
     List,
     Item,
     Pre,
     Table,
+    LayoutTable,
     Row,
     Cell {
         start: usize,
@@ -71,6 +82,9 @@ enum Exit {
 
 struct ListState {
     ordered: bool,
+    /// Nested in a list item: its first item follows the parent's line without a blank.
+    nested: bool,
+    items: u32,
     next: i64,
     step: i64,
     bullet: &'static str,
@@ -98,7 +112,8 @@ struct Renderer<'a> {
     del: u32,
     links: u32,
     lists: Vec<ListState>,
-    tables: Vec<Table>,
+    /// Open tables, innermost last; `None` for a layout table (its cells are blocks).
+    tables: Vec<Option<Table>>,
     /// Output length and depth where the last list ended: an adjacent list must use another
     /// bullet, or Markdown would merge the two.
     prev_list: Option<(usize, usize, &'static str)>,
@@ -190,6 +205,7 @@ impl Renderer<'_> {
     }
 
     fn text(&mut self, s: &str) {
+        let s = &*strip_controls(s);
         if let Some(pre) = &mut self.pre {
             pre.buf.push_str(s);
         } else if self.code > 0 {
@@ -200,7 +216,7 @@ impl Renderer<'_> {
     }
 
     fn block_start(&mut self) -> Exit {
-        if self.flatten > 0 {
+        if self.must_flatten() {
             self.w.soft_boundary();
             Exit::Soft
         } else {
@@ -225,6 +241,7 @@ impl Renderer<'_> {
                     }
                     Exit::Pre
                 }
+                _ if line_number_gutter(self.dom, id, tag) => return None,
                 _ => Exit::Nothing,
             });
         }
@@ -266,7 +283,7 @@ impl Renderer<'_> {
                     Tag::H5 => 5,
                     _ => 6,
                 };
-                if self.flatten > 0 {
+                if self.must_flatten() {
                     self.w.soft_boundary();
                     Exit::Soft
                 } else {
@@ -276,7 +293,7 @@ impl Renderer<'_> {
                 }
             }
             Tag::Summary | Tag::Dt => {
-                if self.flatten > 0 {
+                if self.must_flatten() {
                     self.w.soft_boundary();
                     return Some(Exit::Soft);
                 }
@@ -304,10 +321,12 @@ impl Renderer<'_> {
             }
             Tag::Wbr => return None,
             Tag::Hr => {
-                if self.flatten > 0 {
+                if self.must_flatten() {
                     self.w.soft_boundary();
                 } else {
-                    self.w.block_lines(&["---"]);
+                    // Not `---`: output must never open with a YAML front matter fence the
+                    // page did not ask for.
+                    self.w.block_lines(&["***"]);
                 }
                 return None;
             }
@@ -363,11 +382,21 @@ impl Renderer<'_> {
                 }
             }
             Tag::Sup | Tag::Sub => {
-                if self.code == 0 {
-                    self.w.raw(if tag == Tag::Sup { "^" } else { "\\~" });
-                    self.w.space = writer::Space::Suppressed;
+                if self.code > 0 {
+                    return Some(Exit::Nothing);
                 }
-                Exit::Sup
+                // `x^2`, `H\~2O`; longer content in parentheses so `2^(n+1)` stays
+                // unambiguous.
+                let text = visible_text_len_hint(dom, id);
+                let paren = !text;
+                self.w.raw(match (tag == Tag::Sup, paren) {
+                    (true, false) => "^",
+                    (true, true) => "^(",
+                    (false, false) => "\\~",
+                    (false, true) => "\\~(",
+                });
+                self.w.space = writer::Space::Suppressed;
+                Exit::Sup(paren)
             }
             Tag::Q => {
                 self.w.raw("\u{201c}");
@@ -377,9 +406,36 @@ impl Renderer<'_> {
             Tag::A => {
                 let href = dom.attr(id, Attr::Href).and_then(|h| self.urls.link(h));
                 match href {
+                    // API docs link names inside code (`<code><a>Foo</a>&lt;T&gt;</code>`):
+                    // the code span is split around a link whose text is code.
+                    Some(href) if self.links == 0 && self.code > 0 => {
+                        let Some(frame) = self
+                            .frames
+                            .iter()
+                            .rposition(|(_, e)| matches!(e, Exit::Code(_)))
+                        else {
+                            return Some(Exit::Nothing);
+                        };
+                        if let Some((_, Exit::Code(code_at))) = self.frames.get(frame) {
+                            let code_at = *code_at;
+                            self.finish_code_span(code_at);
+                        }
+                        let title = title_suffix(dom.attr(id, Attr::Title));
+                        self.links += 1;
+                        self.w.in_link += 1;
+                        self.flatten += 1;
+                        let link_at = self.w.open_marker("[");
+                        Exit::CodeLink {
+                            link_at,
+                            dest: href + &title,
+                            inner: self.w.inline.len(),
+                            frame,
+                        }
+                    }
                     Some(href) if self.links == 0 && self.code == 0 => {
                         let title = title_suffix(dom.attr(id, Attr::Title));
                         self.links += 1;
+                        self.w.in_link += 1;
                         self.flatten += 1;
                         Exit::Link(self.w.open_marker("["), href + &title)
                     }
@@ -406,7 +462,7 @@ impl Renderer<'_> {
                 return None;
             }
             Tag::Blockquote => {
-                if self.flatten > 0 {
+                if self.must_flatten() {
                     self.w.soft_boundary();
                     Exit::Soft
                 } else {
@@ -416,7 +472,7 @@ impl Renderer<'_> {
                 }
             }
             Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => {
-                if self.flatten > 0 {
+                if self.must_flatten() {
                     self.w.soft_boundary();
                     return Some(Exit::Soft);
                 }
@@ -444,6 +500,8 @@ impl Renderer<'_> {
                 };
                 self.lists.push(ListState {
                     ordered,
+                    nested: in_item,
+                    items: 0,
                     next: start,
                     step: if reversed { -1 } else { 1 },
                     bullet,
@@ -451,11 +509,17 @@ impl Renderer<'_> {
                 Exit::List
             }
             Tag::Li => {
-                if self.flatten > 0 {
+                if self.must_flatten() {
                     self.w.soft_boundary();
                     return Some(Exit::Soft);
                 }
-                self.w.begin_block(true);
+                // Items are tight; a top-level list keeps the blank line before it (an
+                // ordered list not starting at 1 cannot interrupt a paragraph).
+                let tight = self.lists.last().is_none_or(|l| l.nested || l.items > 0);
+                self.w.begin_block(tight);
+                if let Some(l) = self.lists.last_mut() {
+                    l.items += 1;
+                }
                 let marker = match self.lists.last_mut() {
                     Some(l) if l.ordered => {
                         let n = l.next.clamp(0, 999_999_999);
@@ -470,7 +534,7 @@ impl Renderer<'_> {
             }
             Tag::Pre | Tag::Listing | Tag::Xmp | Tag::Plaintext => {
                 let lang = code_language(dom, id);
-                if self.flatten == 0 {
+                if !self.must_flatten() {
                     self.w.begin_block(false);
                 }
                 self.pre = Some(PreState {
@@ -481,30 +545,38 @@ impl Renderer<'_> {
                 Exit::Pre
             }
             Tag::Table => {
-                if self.flatten > 0 {
+                if self.must_flatten() {
                     self.w.soft_boundary();
                     return Some(Exit::Soft);
                 }
                 self.w.begin_block(false);
-                let layout = dom.attr(id, Attr::Role).is_some_and(|r| {
-                    r.trim().eq_ignore_ascii_case("presentation")
-                        || r.trim().eq_ignore_ascii_case("none")
-                });
-                self.tables.push(Table::new(layout));
-                Exit::Table
+                if table::is_layout(dom, id) {
+                    // Layout tables are page structure, not data: cells render as blocks.
+                    self.tables.push(None);
+                    Exit::LayoutTable
+                } else {
+                    self.tables.push(Some(Table::new(false)));
+                    Exit::Table
+                }
+            }
+            Tag::Tr | Tag::Td | Tag::Th | Tag::Caption if !self.in_data_table() => {
+                if line_number_gutter(dom, id, tag) {
+                    return None;
+                }
+                self.block_start()
             }
             Tag::Tr => {
-                if self.flatten > 0 || self.tables.is_empty() {
+                if self.must_flatten() {
                     self.w.soft_boundary();
                     return Some(Exit::Soft);
                 }
-                if let Some(t) = self.tables.last_mut() {
+                if let Some(Some(t)) = self.tables.last_mut() {
                     t.start_row();
                 }
                 Exit::Row
             }
             Tag::Td | Tag::Th => {
-                if self.flatten > 0 || self.tables.is_empty() {
+                if self.must_flatten() {
                     self.w.soft_boundary();
                     return Some(Exit::Soft);
                 }
@@ -526,7 +598,7 @@ impl Renderer<'_> {
                 }
             }
             Tag::Caption => {
-                if self.flatten > 0 || self.tables.is_empty() {
+                if self.must_flatten() {
                     self.w.soft_boundary();
                     return Some(Exit::Soft);
                 }
@@ -547,25 +619,20 @@ impl Renderer<'_> {
 
     fn close(&mut self, _id: NodeId, exit: Exit) {
         match exit {
-            Exit::Nothing | Exit::Sup => {}
+            Exit::Nothing | Exit::Sup(false) => {}
+            Exit::Sup(true) => {
+                self.w.space = writer::Space::None;
+                self.w.raw(")");
+            }
             Exit::Soft => self.w.soft_boundary(),
             Exit::Block => self.w.end_block(),
+            Exit::LayoutTable => {
+                self.tables.pop();
+                self.w.end_block();
+            }
             Exit::Heading(level, start) => {
                 self.flatten -= 1;
-                let content = self.w.take_inline(start);
-                let content = content.split_whitespace().collect::<Vec<_>>().join(" ");
-                let content = content.replace("\\ ", " ");
-                if !content.is_empty() {
-                    let mut line = "#".repeat(level);
-                    line.push(' ');
-                    line.push_str(&content);
-                    // A trailing ` #` would be read as a closing sequence.
-                    if line.ends_with('#') {
-                        let hashes = line.len() - line.trim_end_matches('#').len();
-                        line.insert(line.len() - hashes, '\\');
-                    }
-                    self.w.block_lines(&[&line]);
-                }
+                self.write_heading(level, start);
             }
             Exit::Strong(at) => {
                 self.strong -= 1;
@@ -587,29 +654,29 @@ impl Renderer<'_> {
             Exit::Code(at) => {
                 self.code -= 1;
                 self.flatten -= 1;
-                let content = self.w.take_inline(at);
-                let content = content.trim();
-                if content.is_empty() {
-                    self.w.space = writer::Space::None;
-                    return;
+                self.finish_code_span(at);
+            }
+            Exit::CodeLink {
+                link_at,
+                dest,
+                inner,
+                frame,
+            } => {
+                self.finish_code_span(inner);
+                self.links -= 1;
+                self.w.in_link -= 1;
+                self.flatten -= 1;
+                self.w.close_marker(link_at, 1, &format!("]({dest})"));
+                // The enclosing code element goes on after the link.
+                let at = self.w.inline.len();
+                if let Some((_, Exit::Code(code_at))) = self.frames.get_mut(frame) {
+                    *code_at = at;
                 }
-                let fence = "`".repeat(longest_run(content, b'`') + 1);
-                let pad = content.starts_with('`') || content.ends_with('`');
-                let mut span = String::with_capacity(content.len() + 2 * fence.len() + 2);
-                span.push_str(&fence);
-                if pad {
-                    span.push(' ');
-                }
-                span.push_str(content);
-                if pad {
-                    span.push(' ');
-                }
-                span.push_str(&fence);
                 self.w.space = writer::Space::None;
-                self.w.inline.push_str(&span);
             }
             Exit::Link(at, dest) => {
                 self.links -= 1;
+                self.w.in_link -= 1;
                 self.flatten -= 1;
                 let text = self.w.inline.get(at + 1..).unwrap_or("").trim();
                 // Permalink anchors ("¶", "#") next to headings carry no meaning for a reader.
@@ -647,12 +714,12 @@ impl Renderer<'_> {
             }
             Exit::Pre => self.close_pre(),
             Exit::Table => {
-                if let Some(t) = self.tables.pop() {
+                if let Some(Some(t)) = self.tables.pop() {
                     t.write(&mut self.w);
                 }
             }
             Exit::Row => {
-                if let Some(t) = self.tables.last_mut() {
+                if let Some(Some(t)) = self.tables.last_mut() {
                     t.end_row();
                 }
             }
@@ -667,14 +734,14 @@ impl Renderer<'_> {
                 self.w.in_table -= 1;
                 let text = self.w.take_inline(start);
                 let text = text.replace("\\\n", " ").replace('\n', " ");
-                if let Some(t) = self.tables.last_mut() {
+                if let Some(Some(t)) = self.tables.last_mut() {
                     t.cell(text.trim().to_string(), header, colspan, rowspan, align);
                 }
             }
             Exit::Caption(start) => {
                 self.flatten -= 1;
                 let text = self.w.take_inline(start);
-                if let Some(t) = self.tables.last_mut() {
+                if let Some(Some(t)) = self.tables.last_mut() {
                     t.caption = Some(text.trim().to_string());
                 }
             }
@@ -689,10 +756,94 @@ impl Renderer<'_> {
         }
     }
 
+    /// Whether a block starting here must be flattened to a space (inside a cell, link or
+    /// span). A heading is the exception: when its element holds blocks (an unclosed `<h1>`
+    /// swallowing the page) the heading ends before the first of them and the rest renders
+    /// as ordinary blocks, instead of one giant heading line.
+    fn must_flatten(&mut self) -> bool {
+        if self.flatten != 1 || self.pre.is_some() {
+            return self.flatten > 0;
+        }
+        let Some(i) = self
+            .frames
+            .iter()
+            .rposition(|(_, e)| matches!(e, Exit::Heading(..)))
+        else {
+            return true;
+        };
+        let Some((_, Exit::Heading(level, start))) = self.frames.get(i) else {
+            return true;
+        };
+        let (level, start) = (*level, *start);
+        if let Some(frame) = self.frames.get_mut(i) {
+            frame.1 = Exit::Block;
+        }
+        self.flatten -= 1;
+        self.write_heading(level, start);
+        false
+    }
+
+    fn write_heading(&mut self, level: usize, start: usize) {
+        let content = self.w.take_inline(start);
+        let content = content.split_whitespace().collect::<Vec<_>>().join(" ");
+        if content.is_empty() {
+            return;
+        }
+        let mut line = "#".repeat(level);
+        line.push(' ');
+        line.push_str(&content);
+        // A trailing ` #` would be read as a closing sequence.
+        if line.ends_with('#') {
+            let hashes = line.len() - line.trim_end_matches('#').len();
+            line.insert(line.len() - hashes, '\\');
+        }
+        self.w.block_lines(&[&line]);
+    }
+
+    /// Close the code span whose content starts at `at` in the inline buffer.
+    fn finish_code_span(&mut self, at: usize) {
+        let pending_space = self.w.space == writer::Space::Pending;
+        let raw = self.w.take_inline(at);
+        let content = raw.trim();
+        if content.is_empty() {
+            self.w.space = writer::Space::None;
+            return;
+        }
+        // Space at the edges of the code moves outside the span.
+        let (lead, trail) = (raw.starts_with(' '), raw.ends_with(' ') || pending_space);
+        let fence = "`".repeat(longest_run(content, b'`') + 1);
+        let pad = content.starts_with('`') || content.ends_with('`');
+        let mut span = String::with_capacity(content.len() + 2 * fence.len() + 2);
+        span.push_str(&fence);
+        if pad {
+            span.push(' ');
+        }
+        span.push_str(content);
+        if pad {
+            span.push(' ');
+        }
+        span.push_str(&fence);
+        // Two adjacent code spans would merge into one with a broken fence.
+        let after_code = self.w.inline.ends_with('`');
+        if (lead || after_code) && !self.w.inline.is_empty() && !self.w.inline.ends_with(' ') {
+            self.w.inline.push(' ');
+        }
+        self.w.inline.push_str(&span);
+        self.w.space = if trail {
+            writer::Space::Pending
+        } else {
+            writer::Space::None
+        };
+    }
+
+    fn in_data_table(&self) -> bool {
+        matches!(self.tables.last(), Some(Some(_)))
+    }
+
     fn in_list_item(&self) -> bool {
         self.frames.iter().rev().find_map(|(_, e)| match e {
             Exit::Item => Some(true),
-            Exit::Block | Exit::Blockquote | Exit::Table => Some(false),
+            Exit::Block | Exit::Blockquote | Exit::Table | Exit::LayoutTable => Some(false),
             _ => None,
         }) == Some(true)
     }
@@ -704,8 +855,9 @@ impl Renderer<'_> {
             return;
         }
         let Some(pre) = self.pre.take() else { return };
+        // The parser already dropped the one newline that may follow `<pre>`: leading blank
+        // lines left are content. Trailing white space is not.
         let code = pre.buf.trim_end_matches(['\n', ' ', '\t', '\r']);
-        let code = code.trim_start_matches(['\n', '\r']);
         if code.trim().is_empty() {
             return;
         }
@@ -729,7 +881,7 @@ impl Renderer<'_> {
         lines.push(open.as_str());
         lines.extend(code.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)));
         lines.push(fence.as_str());
-        self.w.block_lines(&lines);
+        self.w.code_block(&lines);
     }
 
     fn image(&mut self, id: NodeId) {
@@ -751,7 +903,11 @@ impl Renderer<'_> {
             if i > 0 {
                 alt_md.push(' ');
             }
-            escape::push_word(&mut alt_md, word, self.w.in_table > 0);
+            let ctx = escape::Ctx {
+                link: true,
+                ..self.w.ctx()
+            };
+            escape::push_word(&mut alt_md, word, ctx);
         }
         let title = title_suffix(dom.attr(id, Attr::Title));
         self.w.raw(&format!("![{alt_md}]({src}{title})"));
@@ -790,11 +946,67 @@ impl Renderer<'_> {
                 if i > 0 {
                     text.push(' ');
                 }
-                escape::push_word(&mut text, word, self.w.in_table > 0);
+                let ctx = escape::Ctx {
+                    link: true,
+                    ..self.w.ctx()
+                };
+                escape::push_word(&mut text, word, ctx);
             }
         }
         self.w.raw(&format!("[{text}]({src})"));
         self.w.space = writer::Space::Pending;
+    }
+}
+
+/// Line numbers that highlighters put beside or inside code (Pygments `linenos`, Rouge
+/// `rouge-gutter`, highlight.js `hljs-ln-numbers`, GitHub `blob-num`, …): they are not code.
+pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
+    if !matches!(
+        tag,
+        Tag::Td | Tag::Th | Tag::Span | Tag::Div | Tag::Pre | Tag::A | Tag::Other
+    ) {
+        return false;
+    }
+    dom.attr(id, Attr::Class).is_some_and(|class| {
+        class.split_ascii_whitespace().any(|c| {
+            matches!(
+                c,
+                "linenos"
+                    | "lineno"
+                    | "linenodiv"
+                    | "line-numbers-rows"
+                    | "rouge-gutter"
+                    | "gutter"
+                    | "blob-num"
+                    | "hljs-ln-numbers"
+                    | "ln-num"
+                    | "line-number"
+            )
+        })
+    })
+}
+
+/// Whether a `<sup>`/`<sub>` holds one plain alphanumeric run (`2`, `n`, `th`), which needs no
+/// parentheses after `^`.
+fn visible_text_len_hint(dom: &Dom, id: NodeId) -> bool {
+    let mut kids = dom.children(id);
+    match (kids.next(), kids.next()) {
+        (Some(only), None) if matches!(dom.node(only).kind, Kind::Text { .. }) => {
+            let t = dom.text_of(only).trim();
+            !t.is_empty() && t.len() <= 16 && t.chars().all(char::is_alphanumeric)
+        }
+        _ => false,
+    }
+}
+
+/// Control characters (C0 but tab and line breaks, DEL, C1) are not text: in a terminal or a
+/// prompt they are escape sequences.
+fn strip_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    let is_control = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
+    if s.contains(is_control) {
+        std::borrow::Cow::Owned(s.chars().filter(|&c| !is_control(c)).collect())
+    } else {
+        std::borrow::Cow::Borrowed(s)
     }
 }
 
@@ -870,15 +1082,22 @@ const BARE_LANGS: &[&str] = &[
 ];
 
 /// The info string for a code block: `language-*`, `lang-*`, `highlight-*`, `brush: *` on the
-/// `<pre>`, its `<code>` child, or a wrapper up to three levels above.
+/// `<pre>`, its `<code>` child, or a wrapper above it.
 fn code_language(dom: &Dom, pre: NodeId) -> String {
     let mut candidates = vec![pre];
     if let Some(code) = dom.children(pre).find(|&c| dom.tag(c) == Some(Tag::Code)) {
         candidates.insert(0, code);
     }
+    // Wrappers up to six levels (a Pygments line-number table puts the `highlight-*` class
+    // six levels above the `<pre>`), never past a sectioning element.
     let mut up = dom.node(pre).parent;
-    for _ in 0..3 {
-        if up == NONE {
+    for _ in 0..6 {
+        if up == NONE
+            || matches!(
+                dom.tag(up),
+                Some(Tag::Body | Tag::Main | Tag::Article | Tag::Section | Tag::Html)
+            )
+        {
             break;
         }
         candidates.push(up);
@@ -898,6 +1117,11 @@ fn code_language(dom: &Dom, pre: NodeId) -> String {
 }
 
 fn language_from_class(class: &str, bare_ok: bool) -> Option<String> {
+    // Pandoc: `class="sourceCode haskell"` names the language bare, beside its marker.
+    let pandoc = class
+        .split_ascii_whitespace()
+        .any(|t| t.eq_ignore_ascii_case("sourcecode"));
+    let bare_ok = bare_ok || pandoc;
     let mut tokens = class.split_ascii_whitespace().peekable();
     while let Some(tok) = tokens.next() {
         let lower = tok.to_ascii_lowercase();
@@ -907,6 +1131,7 @@ fn language_from_class(class: &str, bare_ok: bool) -> Option<String> {
             "highlight-source-",
             "highlight-",
             "sourcecode-",
+            "hl-",
         ]
         .iter()
         .find_map(|p| lower.strip_prefix(p))
@@ -922,8 +1147,22 @@ fn language_from_class(class: &str, bare_ok: bool) -> Option<String> {
                     .map(|l| l.trim_end_matches(';').to_string())
             }
         })
-        .or_else(|| (bare_ok && BARE_LANGS.contains(&lower.as_str())).then(|| lower.clone()));
+        .or_else(|| {
+            let pandoc_lang = pandoc
+                && !matches!(
+                    lower.as_str(),
+                    "sourcecode" | "numbersource" | "numberlines"
+                )
+                && lower.chars().all(|c| c.is_ascii_alphanumeric() || c == '+');
+            (pandoc_lang || (bare_ok && BARE_LANGS.contains(&lower.as_str())))
+                .then(|| lower.clone())
+        });
         if let Some(lang) = lang {
+            // Jupyter names kernels, not languages.
+            let lang = match lang.as_str() {
+                "ipython" | "ipython2" | "ipython3" => "python".to_string(),
+                _ => lang,
+            };
             let clean: String = lang
                 .chars()
                 .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '#' | '.' | '_'))

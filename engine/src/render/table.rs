@@ -1,5 +1,6 @@
 //! GFM tables: cells are collected while walking and written when the table ends.
 use super::writer::Writer;
+use crate::dom::{Attr, Dom, NodeId, Tag};
 
 /// Spans beyond these are clamped: a hostile `colspan=1000` on every row must not multiply
 /// the output.
@@ -190,4 +191,56 @@ pub fn parse_align(align_attr: Option<&str>, style: Option<&str>) -> Align {
         Some("right" | "end") => Align::Right,
         _ => Align::None,
     }
+}
+
+/// Whether a `<table>` is page layout rather than data: marked presentational, one column,
+/// or holding structure no GFM cell can (nested tables, headings, a code listing beside its
+/// line numbers). Layout tables render their cells as ordinary blocks. The scan stops at
+/// the first nested table, so nested tables cost no more than one pass each.
+pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
+    let role = dom.attr(table, Attr::Role).map(str::trim);
+    if role
+        .is_some_and(|r| r.eq_ignore_ascii_case("presentation") || r.eq_ignore_ascii_case("none"))
+    {
+        return true;
+    }
+    let mut max_cells = 0usize;
+    let mut structure = false;
+    let mut header = false;
+    let mut stack: Vec<NodeId> = dom.children(table).collect();
+    while let Some(id) = stack.pop() {
+        let Some(tag) = dom.tag(id) else { continue };
+        match tag {
+            // A nested table or a heading makes a table layout, unless it has a header
+            // (`<th>`, `<thead>`, `<caption>`): data tables do not use those for layout.
+            Tag::Table => {
+                structure = true;
+                continue;
+            }
+            Tag::Td | Tag::Th
+                if dom.attr(id, Attr::Class).is_some_and(|c| {
+                    c.split_ascii_whitespace().any(|w| {
+                        matches!(
+                            w,
+                            "linenos" | "rouge-gutter" | "gutter" | "blob-num" | "hljs-ln-numbers"
+                        )
+                    })
+                }) =>
+            {
+                return true
+            }
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => structure = true,
+            Tag::Th | Tag::Thead | Tag::Caption => header = true,
+            Tag::Tr => {
+                let cells = dom
+                    .children(id)
+                    .filter(|&c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)))
+                    .count();
+                max_cells = max_cells.max(cells);
+            }
+            _ => {}
+        }
+        stack.extend(dom.children(id));
+    }
+    max_cells <= 1 || (structure && !header)
 }

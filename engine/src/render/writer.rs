@@ -4,7 +4,7 @@
 //! Blocks are written whole lines at a time, so `out` always ends at a line start; the blank
 //! line between two blocks is written lazily when the next block starts, with the prefixes in
 //! force at that moment.
-use super::escape::{line_start_escape, push_word};
+use super::escape::{line_start_escape, push_word, Ctx};
 
 /// Prefix levels beyond this are not indented further: hostile nesting stays linear in size.
 const MAX_PREFIX_DEPTH: usize = 24;
@@ -23,12 +23,13 @@ pub enum Space {
 enum Prefix {
     /// `started`: a line has been written inside it. The blank line that separates a quote
     /// from the block before it belongs outside the quote.
-    Quote {
-        started: bool,
-    },
+    Quote { started: bool },
+    /// `pending`: the marker is not written yet. `blank`: a blank line is owed before the
+    /// marker line (first item of a list that follows another block).
     Item {
         marker: String,
         pending: bool,
+        blank: bool,
     },
 }
 
@@ -41,6 +42,8 @@ pub struct Writer {
     blank_pending: bool,
     /// Inside table cells: `|` is escaped.
     pub in_table: u32,
+    /// Inside link text: brackets are escaped.
+    pub in_link: u32,
     /// Last closed `_emphasis_` (open, close byte offsets in `inline`), switched to `*` if a
     /// word character follows it directly (intraword `_` does not emphasise).
     pub last_em: Option<(usize, usize)>,
@@ -55,11 +58,19 @@ impl Writer {
             prefixes: Vec::new(),
             blank_pending: false,
             in_table: 0,
+            in_link: 0,
             last_em: None,
         }
     }
 
     // ---- inline content ----
+
+    pub fn ctx(&self) -> Ctx {
+        Ctx {
+            table: self.in_table > 0,
+            link: self.in_link > 0,
+        }
+    }
 
     /// Page text: collapse HTML whitespace, escape syntax.
     pub fn text(&mut self, s: &str) {
@@ -73,7 +84,9 @@ impl Writer {
                 continue;
             }
             self.before_word(word.as_bytes()[0]);
-            push_word(&mut self.inline, word, self.in_table > 0);
+            self.guard_adjacent(word.as_bytes()[0]);
+            let ctx = self.ctx();
+            push_word(&mut self.inline, word, ctx);
         }
     }
 
@@ -113,9 +126,39 @@ impl Writer {
         self.flush_space();
     }
 
-    /// Write a pending space, if any and if not at the start of a line.
+    /// Text split across elements can form syntax no single text node shows: `&lt;` then
+    /// `<span>img …` would be a raw tag, `!` then a link an image. When the next output
+    /// directly continues such a character, escape it.
+    pub fn guard_adjacent(&mut self, next: u8) {
+        if self.space != Space::None {
+            return;
+        }
+        let Some(&last) = self.inline.as_bytes().last() else {
+            return;
+        };
+        let dangerous = match last {
+            b'<' => next.is_ascii_alphabetic() || matches!(next, b'/' | b'!' | b'?'),
+            b'!' => next == b'[',
+            _ => false,
+        };
+        let escaped = self.inline.as_bytes()[..self.inline.len() - 1]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count()
+            % 2
+            == 1;
+        if dangerous && !escaped {
+            self.inline.insert(self.inline.len() - 1, '\\');
+        }
+    }
+
+    /// Write a pending space, if any and if not at the start of a line or after a space.
     pub fn flush_space(&mut self) {
-        if self.space == Space::Pending && !self.inline.is_empty() && !self.inline.ends_with('\n') {
+        if self.space == Space::Pending
+            && !self.inline.is_empty()
+            && !self.inline.ends_with(['\n', ' '])
+        {
             self.inline.push(' ');
         }
         self.space = Space::None;
@@ -123,8 +166,10 @@ impl Writer {
 
     /// Opening markup (`**`, `[`, …): a pending space goes before it, whitespace after it is dropped.
     pub fn open_marker(&mut self, marker: &str) -> usize {
-        self.last_em = None;
-        self.flush_space();
+        // `_em_` directly followed by more markup (`_em_~~del~~`) is not read as emphasis
+        // by every GFM parser; `*em*` is.
+        self.before_word(b'x');
+        self.guard_adjacent(marker.as_bytes().first().copied().unwrap_or(b' '));
         let pos = self.inline.len();
         self.inline.push_str(marker);
         self.space = Space::Suppressed;
@@ -168,12 +213,19 @@ impl Writer {
     pub fn raw(&mut self, s: &str) {
         self.last_em = None;
         self.flush_space();
+        self.guard_adjacent(s.as_bytes().first().copied().unwrap_or(b' '));
         self.inline.push_str(s);
     }
 
     /// A `<br>`: a hard line break, unless at the start of the paragraph.
     pub fn hard_break(&mut self) {
         self.last_em = None;
+        // `<br><br>` is how old pages separate paragraphs: make it one.
+        if self.inline.ends_with("\\\n") {
+            self.inline.truncate(self.inline.len() - 2);
+            self.flush_paragraph();
+            return;
+        }
         if !self.inline.trim().is_empty() && !self.inline.ends_with('\n') {
             self.inline.push_str("\\\n");
         }
@@ -207,11 +259,17 @@ impl Writer {
     /// Write the blank line owed before a new block, unless this is the first block of a list
     /// item (it goes right after the marker) or of the document.
     fn separate(&mut self) {
-        let first_in_item = matches!(
-            self.prefixes.last(),
-            Some(Prefix::Item { pending: true, .. })
-        );
-        if self.blank_pending && !self.out.is_empty() && !first_in_item {
+        // Blocks owed before an item's first content (empty wrappers) do not count: the
+        // item decided at its start whether a blank line precedes it.
+        let owed = match self.prefixes.last_mut() {
+            Some(Prefix::Item {
+                pending: true,
+                blank,
+                ..
+            }) => std::mem::take(blank),
+            _ => self.blank_pending,
+        };
+        if owed && !self.out.is_empty() {
             let start = self.out.len();
             self.write_prefix(false);
             let trimmed = self.out[start..].trim_end().len();
@@ -236,7 +294,9 @@ impl Writer {
                         self.out.push_str("> ");
                     }
                 }
-                Prefix::Item { marker, pending } => {
+                Prefix::Item {
+                    marker, pending, ..
+                } => {
                     if *pending && consume_marker {
                         self.out.push_str(marker);
                         *pending = false;
@@ -266,6 +326,18 @@ impl Writer {
         self.separate();
         for l in lines {
             self.line(l);
+        }
+        self.end_block();
+    }
+
+    /// A fenced code block: lines verbatim, trailing white space included (it is content).
+    pub fn code_block(&mut self, lines: &[&str]) {
+        self.begin_block(false);
+        self.separate();
+        for l in lines {
+            self.write_prefix(true);
+            self.out.push_str(l);
+            self.out.push('\n');
         }
         self.end_block();
     }
@@ -325,9 +397,11 @@ impl Writer {
     }
 
     pub fn push_item(&mut self, marker: String) {
+        let blank = std::mem::take(&mut self.blank_pending);
         self.prefixes.push(Prefix::Item {
             marker,
             pending: true,
+            blank,
         });
     }
 
