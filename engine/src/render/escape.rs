@@ -27,7 +27,7 @@ pub fn push_word(out: &mut String, word: &str, ctx: Ctx) {
         let escape = match b {
             // A word made only of `*` or `~` between spaces ("a * b") cannot open or close.
             b'*' | b'~' => {
-                !bytes.iter().all(|&c| c == b) || !prev_of(0, out).is_none_or(|p| p == b' ')
+                !bytes.iter().all(|&c| c == b) || prev_of(0, out).is_some_and(|p| p != b' ')
             }
             b'`' => true,
             // Brackets are literal text unless they could form a link (`](`), a reference
