@@ -66,6 +66,7 @@ pub const MAX_INPUT_BYTES: usize = 1 << 30;
 pub fn convert(input: &[u8], opts: &Options) -> Output {
     let input = input.get(..MAX_INPUT_BYTES).unwrap_or(input);
     let (text, encoding) = decode::decode(input, opts.content_type.as_deref());
+    let text = depth::cap_attributes(&text);
     let dom = dom::Dom::parse(&text);
     let page = meta::collect(&dom);
     let urls = urls::Resolver::new(opts.base_url.as_deref(), page.base_href.as_deref());
