@@ -36,7 +36,10 @@ pub fn cap_attributes(html: &str) -> Cow<'_, str> {
     let bytes = html.as_bytes();
     let mut cuts: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
-    while let Some(off) = bytes.get(i..).and_then(|rest| rest.iter().position(|&b| b == b'<')) {
+    while let Some(off) = bytes
+        .get(i..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'<'))
+    {
         let start = i + off;
         i = start + 1;
         if !bytes.get(i).is_some_and(u8::is_ascii_alphabetic) {
