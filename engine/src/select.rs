@@ -15,6 +15,8 @@ use crate::dom::{Attr, Dom, Kind, NodeId, Tag, DOCUMENT, NONE};
 #[derive(Debug, Default)]
 pub struct Selection {
     pub roots: Vec<NodeId>,
+    /// A headline found outside any heading element (see `headline_block`): rendered as `#`.
+    pub headline: Option<NodeId>,
     dropped: Vec<bool>,
 }
 
@@ -73,6 +75,7 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
     let body = dom.find(DOCUMENT, Tag::Body).unwrap_or(DOCUMENT);
     let mut sel = Selection {
         roots: vec![body],
+        headline: None,
         dropped: vec![false; dom.nodes.len()],
     };
     // A hidden `<html>` or `<body>` shows a reader nothing.
@@ -115,6 +118,7 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
     }
     if articles.len() == 1 {
         sel.roots = with_title(dom, &order, &flags, vec![articles[0]]);
+        sel.headline = promoted_headline(dom, &sel.roots);
         mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &sel.roots);
         return sel;
     }
@@ -128,6 +132,7 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
         // substantial article; otherwise the tag rules alone decide.
         if kept >= 500 || kept * 2 >= body_text {
             sel.roots = with_title(dom, &order, &flags, roots);
+            sel.headline = promoted_headline(dom, &sel.roots);
             clean_content(dom, &order, &stats, &mut sel);
         }
     }
@@ -212,8 +217,63 @@ fn with_title(dom: &Dom, order: &[NodeId], flags: &Flags, roots: Vec<NodeId>) ->
             v.extend(roots);
             v
         }
+        ([], Some(&first)) => match headline_block(dom, order, flags, first) {
+            Some(headline) => {
+                let mut v = vec![headline];
+                v.extend(roots);
+                v
+            }
+            None => roots,
+        },
         _ => roots,
     }
+}
+
+/// Pages without any `<h1>` (table- or div-soup news sites) still show their headline: the
+/// first short block before the content whose text the `<title>` starts with.
+fn headline_block(dom: &Dom, order: &[NodeId], flags: &Flags, first: NodeId) -> Option<NodeId> {
+    let title = page_title(dom)?;
+    let first_pos = order.iter().position(|&n| n == first)?;
+    order[..first_pos].iter().copied().find(|&n| {
+        if flags.hidden[n as usize]
+            || !matches!(
+                dom.tag(n),
+                Some(Tag::Div | Tag::P | Tag::H2 | Tag::H3 | Tag::Span | Tag::B | Tag::Strong)
+            )
+            || dom.descendants(n).any(|d| d == first)
+        {
+            return false;
+        }
+        headline_text(dom, n, &title)
+    })
+}
+
+/// The first root, when `with_title` added a headline block that is not a heading.
+fn promoted_headline(dom: &Dom, roots: &[NodeId]) -> Option<NodeId> {
+    let first = *roots.first()?;
+    let heading = matches!(
+        dom.tag(first),
+        Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+    );
+    let block = matches!(
+        dom.tag(first),
+        Some(Tag::Div | Tag::P | Tag::Span | Tag::B | Tag::Strong)
+    );
+    let title = page_title(dom)?;
+    (roots.len() > 1 && !heading && block && headline_text(dom, first, &title)).then_some(first)
+}
+
+fn page_title(dom: &Dom) -> Option<String> {
+    let title = dom.find(DOCUMENT, Tag::Title)?;
+    let title: String = dom.descendants(title).map(|n| dom.text_of(n)).collect();
+    Some(title.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// A short text the page title starts with.
+fn headline_text(dom: &Dom, n: NodeId, title: &str) -> bool {
+    let text: String = dom.descendants(n).map(|d| dom.text_of(d)).collect();
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    text.chars().count() >= 15 && text.len() <= 300 && title.starts_with(&text)
 }
 
 fn precedes(order: &[NodeId], a: NodeId, b: NodeId) -> bool {

@@ -183,6 +183,11 @@ impl Renderer<'_> {
         if self.sel.is_dropped(id) || dropped_tag(tag) || is_hidden(self.dom, id) {
             return false;
         }
+        let tag = if self.sel.headline == Some(id) {
+            Tag::H1
+        } else {
+            tag
+        };
         let exit = self.open(id, tag);
         match exit {
             Some(exit) => {
