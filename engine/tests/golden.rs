@@ -66,3 +66,62 @@ fn first_difference(a: &str, b: &str) -> usize {
         .position(|(x, y)| x != y)
         .unwrap_or(a.len().min(b.len()))
 }
+
+#[test]
+fn hidden_and_dangerous_page_keeps_its_promises() {
+    // The page describes itself: every VISIBLE-MARKER-n must survive, no HIDDEN-MARKER-n may.
+    let page = corpus_pages()
+        .into_iter()
+        .find(|p| p.rel == "edge/hidden-and-dangerous.html")
+        .expect("edge/hidden-and-dangerous.html");
+    let html = String::from_utf8_lossy(&page.bytes).into_owned();
+    let md = convert_page(&page).markdown;
+    let mut visible = 0;
+    for n in 1..100 {
+        if html.contains(&format!("HIDDEN-MARKER-{n} ")) {
+            assert!(
+                !md.contains(&format!("HIDDEN-MARKER-{n} ")),
+                "HIDDEN-MARKER-{n} leaked"
+            );
+        }
+        if html.contains(&format!("VISIBLE-MARKER-{n} ")) {
+            visible += 1;
+            assert!(
+                md.contains(&format!("VISIBLE-MARKER-{n} ")),
+                "VISIBLE-MARKER-{n} lost"
+            );
+        }
+    }
+    assert!(visible >= 10, "only {visible} visible markers on the page");
+    // The DANGER-n links survive as text only: no destination with a dangerous scheme, no
+    // raw HTML.
+    for event in pulldown_cmark::Parser::new(&md) {
+        match event {
+            pulldown_cmark::Event::Start(pulldown_cmark::Tag::Image { dest_url, .. })
+                if [
+                    "data:image/png",
+                    "data:image/gif",
+                    "data:image/jpeg",
+                    "data:image/webp",
+                ]
+                .iter()
+                .any(|p| dest_url.starts_with(p)) => {}
+            pulldown_cmark::Event::Start(
+                pulldown_cmark::Tag::Link { dest_url, .. }
+                | pulldown_cmark::Tag::Image { dest_url, .. },
+            ) => {
+                let d = dest_url.to_ascii_lowercase();
+                assert!(
+                    ["https://", "http://", "mailto:", "tel:"]
+                        .iter()
+                        .any(|s| d.starts_with(s)),
+                    "destination {dest_url}"
+                );
+            }
+            pulldown_cmark::Event::Html(h) | pulldown_cmark::Event::InlineHtml(h) => {
+                panic!("raw HTML {h}")
+            }
+            _ => {}
+        }
+    }
+}

@@ -115,7 +115,6 @@ fn never_rendered(tag: Tag) -> bool {
             | Tag::Textarea
             | Tag::Datalist
             | Tag::Title
-            | Tag::Object
             | Tag::Iframe
             | Tag::Video
             | Tag::Audio

@@ -451,7 +451,10 @@ impl Renderer<'_> {
                 self.image(id);
                 return None;
             }
-            Tag::Iframe | Tag::Video | Tag::Audio | Tag::Embed | Tag::Object => {
+            // An `<object>`'s children are its fallback, which is what browsers show today
+            // for the plugins it used to load.
+            Tag::Object => Exit::Nothing,
+            Tag::Iframe | Tag::Video | Tag::Audio | Tag::Embed => {
                 self.embed(id, tag);
                 return None;
             }
