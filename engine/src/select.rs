@@ -319,8 +319,29 @@ const NEGATIVE_SUBSTR: &[&str] = &[
 ];
 /// Short boilerplate words matched only as whole tokens.
 const NEGATIVE_TOKENS: &[&str] = &[
-    "ad", "ads", "nav", "skip", "gdpr", "tags", "widget", "modal", "rss", "toc",
+    "ad", "ads", "adv", "nav", "skip", "gdpr", "tags", "widget", "modal", "rss", "toc",
 ];
+
+/// Labels that mark the block they sit in as an advertisement slot.
+const AD_LABELS: &[&str] = &[
+    "advertisement",
+    "advertising",
+    "sponsored",
+    "anzeige",
+    "publicité",
+];
+
+/// An element whose only content is an ad label ("Advertisement").
+fn is_ad_label(dom: &Dom, id: NodeId) -> bool {
+    let mut kids = dom.children(id);
+    match (kids.next(), kids.next()) {
+        (Some(only), None) => {
+            let t = dom.text_of(only).trim();
+            t.len() <= 16 && AD_LABELS.iter().any(|l| t.eq_ignore_ascii_case(l))
+        }
+        _ => false,
+    }
+}
 const POSITIVE_SUBSTR: &[&str] = &[
     "article", "content", "entry", "story", "post", "main", "body", "text", "blog",
 ];
@@ -416,6 +437,9 @@ fn mark_boilerplate(
             Tag::Form => role.as_deref() == Some("search"),
             _ => false,
         };
+        let ad_label = matches!(tag, Tag::Div | Tag::P | Tag::Span | Tag::Other)
+            && !holds_root[n as usize]
+            && is_ad_label(dom, n);
         let by_class = matches!(
             tag,
             Tag::Div
@@ -430,7 +454,7 @@ fn mark_boilerplate(
                 | Tag::Other
         ) && is_negative(&class_words(dom, n))
             && !holds_root[n as usize];
-        if by_role || by_tag || by_class {
+        if by_role || by_tag || by_class || ad_label {
             if let Some(d) = dropped.get_mut(n as usize) {
                 *d = true;
             }
