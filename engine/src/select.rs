@@ -357,6 +357,72 @@ fn class_words(dom: &Dom, id: NodeId) -> String {
     s
 }
 
+/// Whether an element is named like boilerplate, for removal. Classes are styling hooks and
+/// match by substring; ids are often derived from headings or API names (`shared-memory`,
+/// `method.set_comment`, `related-functions`), so an id only counts when it is, or starts
+/// with, an unambiguous boilerplate word.
+fn boilerplate_named(dom: &Dom, id: NodeId) -> bool {
+    let class = dom.attr(id, Attr::Class).map(str::to_ascii_lowercase);
+    if class.is_some_and(|c| is_negative(&c)) {
+        return true;
+    }
+    let Some(name) = dom.attr(id, Attr::Id).map(str::to_ascii_lowercase) else {
+        return false;
+    };
+    let first = name.split(['-', '_']).next().unwrap_or("");
+    BOILERPLATE_IDS.contains(&name.as_str()) || (first != name && ID_PREFIXES.contains(&first))
+}
+
+const BOILERPLATE_IDS: &[&str] = &[
+    "comments",
+    "comment",
+    "respond",
+    "sidebar",
+    "related",
+    "share",
+    "sharing",
+    "social",
+    "footer",
+    "header",
+    "nav",
+    "navbar",
+    "menu",
+    "breadcrumbs",
+    "breadcrumb",
+    "newsletter",
+    "cookie",
+    "cookies",
+    "consent",
+    "banner",
+    "masthead",
+    "toolbar",
+    "ads",
+    "ad",
+    "promo",
+    "trending",
+    "subscribe",
+    "paywall",
+    "skip",
+    "toc",
+];
+const ID_PREFIXES: &[&str] = &[
+    "comments",
+    "sidebar",
+    "disqus",
+    "cookie",
+    "consent",
+    "outbrain",
+    "taboola",
+    "newsletter",
+    "ad",
+    "ads",
+    "share",
+    "social",
+    "footer",
+    "breadcrumbs",
+    "navbar",
+];
+
 fn is_negative(words: &str) -> bool {
     if words.is_empty() {
         return false;
@@ -452,7 +518,7 @@ fn mark_boilerplate(
                 | Tag::Table
                 | Tag::P
                 | Tag::Other
-        ) && is_negative(&class_words(dom, n))
+        ) && boilerplate_named(dom, n)
             && !holds_root[n as usize];
         if by_role || by_tag || by_class || ad_label {
             if let Some(d) = dropped.get_mut(n as usize) {
@@ -674,7 +740,10 @@ fn score_candidates(
                 || (len > 0
                     && len <= 80
                     && ld == 0.0
-                    && dom.descendants(sib).any(|t| dom.text_of(t).contains(". ")))
+                    && dom.descendants(sib).any(|t| {
+                        let text = dom.text_of(t).trim_end();
+                        text.contains(". ") || text.ends_with(['.', '!', '?', ':'])
+                    }))
         } else {
             false
         };

@@ -578,8 +578,9 @@ impl Renderer<'_> {
                     self.w.soft_boundary();
                     return Some(Exit::Soft);
                 }
+                let footer = dom.tag(dom.node(id).parent) == Some(Tag::Tfoot);
                 if let Some(Some(t)) = self.tables.last_mut() {
-                    t.start_row();
+                    t.start_row(footer);
                 }
                 Exit::Row
             }
@@ -614,6 +615,11 @@ impl Renderer<'_> {
                 self.flatten += 1;
                 self.w.space = writer::Space::Suppressed;
                 Exit::Caption(self.w.inline.len())
+            }
+            // Form labels sit beside controls that are dropped: keep them apart.
+            Tag::Label => {
+                self.w.soft_boundary();
+                Exit::Soft
             }
             Tag::Rp => return None,
             Tag::Rt => {
@@ -690,7 +696,7 @@ impl Renderer<'_> {
                 // Permalink anchors ("¶", "#") next to headings carry no meaning for a reader.
                 let anchor_only = matches!(text, "¶" | "#" | "§" | "🔗" | "\\#");
                 if anchor_only {
-                    self.w.inline.truncate(at);
+                    self.w.removed_back_to(at);
                     return;
                 }
                 let suffix = format!("]({dest})");

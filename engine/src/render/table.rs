@@ -27,6 +27,10 @@ pub struct Table {
     carry: Vec<u32>,
     pub caption: Option<String>,
     pub layout: bool,
+    /// The row being built is in `<tfoot>`.
+    row_in_footer: bool,
+    /// `<tfoot>` rows, written after the body as browsers show them.
+    footer: Vec<Vec<String>>,
 }
 
 impl Table {
@@ -37,10 +41,11 @@ impl Table {
         }
     }
 
-    pub fn start_row(&mut self) {
+    pub fn start_row(&mut self, footer: bool) {
         self.end_row();
         self.row = Some(Vec::new());
         self.row_all_th = true;
+        self.row_in_footer = footer;
     }
 
     pub fn end_row(&mut self) {
@@ -54,6 +59,10 @@ impl Table {
                 self.carry[col] -= 1;
             }
             row.push(String::new());
+        }
+        if self.row_in_footer {
+            self.footer.push(row);
+            return;
         }
         if self.rows.is_empty() {
             self.first_row_header = self.row_all_th;
@@ -73,7 +82,7 @@ impl Table {
 
     pub fn cell(&mut self, text: String, header: bool, colspan: u32, rowspan: u32, align: Align) {
         if self.row.is_none() {
-            self.start_row();
+            self.start_row(false);
         }
         let first_row = self.rows.is_empty();
         let mut row = self.row.take().unwrap_or_default();
@@ -109,6 +118,8 @@ impl Table {
     /// (one column, or marked presentational).
     pub fn write(mut self, w: &mut Writer) {
         self.end_row();
+        let footer = std::mem::take(&mut self.footer);
+        self.rows.extend(footer);
         self.rows.retain(|r| r.iter().any(|c| !c.is_empty()));
         let cols = self.rows.iter().map(Vec::len).max().unwrap_or(0);
         if cols == 0 {

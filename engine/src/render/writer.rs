@@ -47,6 +47,11 @@ pub struct Writer {
     /// Last closed `_emphasis_` (open, close byte offsets in `inline`), switched to `*` if a
     /// word character follows it directly (intraword `_` does not emphasise).
     pub last_em: Option<(usize, usize)>,
+    /// Start and end of the opening marker written last, while nothing follows it yet.
+    fresh_marker: Option<(usize, usize)>,
+    /// Opening markers whose content began with white space: the space goes before the
+    /// marker when the span closes (`one<b> two</b>` → `one **two**`).
+    lead_space: Vec<usize>,
 }
 
 impl Writer {
@@ -60,6 +65,8 @@ impl Writer {
             in_table: 0,
             in_link: 0,
             last_em: None,
+            fresh_marker: None,
+            lead_space: Vec::new(),
         }
     }
 
@@ -74,6 +81,9 @@ impl Writer {
 
     /// Page text: collapse HTML whitespace, escape syntax.
     pub fn text(&mut self, s: &str) {
+        if s.starts_with([' ', '\t', '\n', '\r', '\x0c']) {
+            self.note_lead_space();
+        }
         let mut first = true;
         for word in s.split([' ', '\t', '\n', '\r', '\x0c']) {
             if !first && self.space == Space::None {
@@ -153,8 +163,46 @@ impl Writer {
         }
     }
 
+    /// Content ending at `at` was removed (a permalink anchor): if an opening marker is left
+    /// bare, it is fresh again, so the text that follows hugs it.
+    pub fn removed_back_to(&mut self, at: usize) {
+        self.inline.truncate(at);
+        let head = self.inline.as_str();
+        let len = if head.ends_with("**") || head.ends_with("~~") {
+            2
+        } else if head.ends_with(['*', '_', '[']) {
+            1
+        } else {
+            0
+        };
+        if len > 0 {
+            self.fresh_marker = Some((at - len, at));
+            self.space = Space::Suppressed;
+        } else if head.is_empty() || head.ends_with([' ', '\n']) {
+            self.space = Space::Suppressed;
+        }
+    }
+
+    /// White space right after an opening marker belongs before it.
+    fn note_lead_space(&mut self) {
+        if let Some((start, end)) = self.fresh_marker {
+            if end == self.inline.len() && !self.lead_space.contains(&start) {
+                self.lead_space.push(start);
+            }
+        }
+    }
+
     /// Write a pending space, if any and if not at the start of a line or after a space.
     pub fn flush_space(&mut self) {
+        if self.space == Space::Pending
+            && self
+                .fresh_marker
+                .is_some_and(|(_, end)| end == self.inline.len())
+        {
+            self.note_lead_space();
+            self.space = Space::None;
+            return;
+        }
         if self.space == Space::Pending
             && !self.inline.is_empty()
             && !self.inline.ends_with(['\n', ' '])
@@ -172,6 +220,7 @@ impl Writer {
         self.guard_adjacent(marker.as_bytes().first().copied().unwrap_or(b' '));
         let pos = self.inline.len();
         self.inline.push_str(marker);
+        self.fresh_marker = Some((pos, self.inline.len()));
         self.space = Space::Suppressed;
         pos
     }
@@ -187,6 +236,7 @@ impl Writer {
                 .is_none_or(|s| s.trim().is_empty())
         {
             self.inline.truncate(open);
+            self.lead_space.retain(|&p| p < open);
             if self.space == Space::Suppressed {
                 self.space = if open > 0 {
                     Space::Pending
@@ -205,6 +255,15 @@ impl Writer {
         self.inline.push_str(marker);
         if self.space == Space::Suppressed {
             self.space = Space::None;
+        }
+        // Every frame still open began before `open`, so inserting here moves no position
+        // anyone still holds.
+        if let Some(i) = self.lead_space.iter().rposition(|&p| p == open) {
+            self.lead_space.swap_remove(i);
+            let before = self.inline.get(..open).unwrap_or("");
+            if !before.is_empty() && !before.ends_with([' ', '\n']) {
+                self.inline.insert(open, ' ');
+            }
         }
         true
     }
@@ -345,6 +404,7 @@ impl Writer {
     /// Take the inline buffer (for headings and cells), leaving it empty.
     pub fn take_inline(&mut self, from: usize) -> String {
         self.last_em = None;
+        self.lead_space.retain(|&p| p < from);
         let s = self.inline.split_off(from.min(self.inline.len()));
         self.space = Space::Suppressed;
         s
@@ -353,6 +413,8 @@ impl Writer {
     /// Write the paragraph built so far, if any.
     pub fn flush_paragraph(&mut self) {
         self.last_em = None;
+        self.lead_space.clear();
+        self.fresh_marker = None;
         if self.inline.trim().is_empty() {
             self.inline.clear();
             self.space = Space::Suppressed;
