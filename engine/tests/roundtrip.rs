@@ -211,7 +211,7 @@ fn walk(dom: &Dom, sel: &Selection, urls: &Resolver, root: NodeId, view: &mut Ht
                 if let Some(dest) = dom.attr(id, agent_markdown::dom::Attr::Href) {
                     if let Some(dest) = urls.link(dest).map(|d| markdown_destination(&d)) {
                         let nested = flat > 0 && has_ancestor(dom, id, root, Tag::A);
-                        if !permalink && !nested {
+                        if !permalink && !nested && !self_link(dom, id) {
                             view.links.push(dest);
                         }
                     }
@@ -267,6 +267,30 @@ fn has_ancestor(dom: &Dom, id: NodeId, stop: NodeId, tag: Tag) -> bool {
     false
 }
 
+/// `<a href="#x">` inside the element with id `x`: the renderer keeps only its text.
+fn self_link(dom: &Dom, a: NodeId) -> bool {
+    let Some(frag) = dom
+        .attr(a, agent_markdown::dom::Attr::Href)
+        .and_then(|h| h.trim().strip_prefix('#'))
+    else {
+        return false;
+    };
+    let mut node = a;
+    for _ in 0..4 {
+        if node == agent_markdown::dom::NONE {
+            return false;
+        }
+        if !frag.is_empty()
+            && (dom.attr(node, agent_markdown::dom::Attr::Id) == Some(frag)
+                || dom.attr(node, agent_markdown::dom::Attr::Name) == Some(frag))
+        {
+            return true;
+        }
+        node = dom.node(node).parent;
+    }
+    false
+}
+
 /// Anchors next to headings ("¶", "#", "§") that the renderer drops.
 fn is_permalink(dom: &Dom, id: NodeId) -> bool {
     let text = normalize(
@@ -287,7 +311,8 @@ fn visible_text(dom: &Dom, root: NodeId) -> String {
             Kind::Text { .. } => out.extend(
                 dom.text_of(id)
                     .chars()
-                    .filter(|&c| !c.is_control() || matches!(c, '\t' | '\n' | '\r')),
+                    .filter(|&c| !c.is_control() || matches!(c, '\t' | '\n' | '\r'))
+                    .filter(|&c| !matches!(c, '\u{200b}' | '\u{feff}')),
             ),
             Kind::Element { tag, .. } => {
                 if id != root
@@ -343,6 +368,13 @@ fn normalize(s: &str) -> String {
 
 /// Words for recall: lower-cased runs of letters and digits.
 fn words(s: &str) -> Vec<String> {
+    // Invisible characters the renderer removes do not separate words.
+    let s: String = s
+        .chars()
+        .filter(|&c| {
+            !matches!(c, '\u{200b}' | '\u{feff}') && (!c.is_control() || c.is_whitespace())
+        })
+        .collect();
     s.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)

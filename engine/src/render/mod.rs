@@ -49,6 +49,8 @@ enum Exit {
     Del(usize),
     Code(usize),
     Link(usize, String),
+    /// A link to its own element: text only; a bare permalink glyph is dropped.
+    SelfLink(usize),
     /// A link inside code: the link marker's position, destination, where the link's own
     /// code span starts, and the frame of the enclosing code element.
     CodeLink {
@@ -410,6 +412,11 @@ impl Renderer<'_> {
             }
             Tag::A => {
                 let href = dom.attr(id, Attr::Href).and_then(|h| self.urls.link(h));
+                // A link to the element it sits in (`<h2 id=x><a href="#x">Title</a></h2>`) says
+                // nothing a reader needs: keep the text, drop the link.
+                if href.is_some() && links_to_itself(dom, id) {
+                    return Some(Exit::SelfLink(self.w.inline.len()));
+                }
                 match href {
                     // API docs link names inside code (`<code><a>Foo</a>&lt;T&gt;</code>`):
                     // the code span is split around a link whose text is code.
@@ -694,7 +701,7 @@ impl Renderer<'_> {
                 self.flatten -= 1;
                 let text = self.w.inline.get(at + 1..).unwrap_or("").trim();
                 // Permalink anchors ("¶", "#") next to headings carry no meaning for a reader.
-                let anchor_only = matches!(text, "¶" | "#" | "§" | "🔗" | "\\#");
+                let anchor_only = is_permalink_glyph(text);
                 if anchor_only {
                     self.w.removed_back_to(at);
                     return;
@@ -702,6 +709,12 @@ impl Renderer<'_> {
                 let suffix = format!("]({dest})");
                 if !self.w.close_marker(at, 1, &suffix) {
                     self.w.space = writer::Space::Pending;
+                }
+            }
+            Exit::SelfLink(at) => {
+                let text = self.w.inline.get(at..).unwrap_or("").trim();
+                if is_permalink_glyph(text) {
+                    self.w.removed_back_to(at);
                 }
             }
             Exit::InlineQuote => {
@@ -972,6 +985,35 @@ impl Renderer<'_> {
     }
 }
 
+/// Link text that only marks a permalink ("¶", "#", "§", "🔗"), or looks empty (Docusaurus
+/// writes a zero-width space, removed before it gets here).
+fn is_permalink_glyph(text: &str) -> bool {
+    matches!(text, "¶" | "#" | "§" | "🔗" | "\\#" | "")
+}
+
+/// Whether `<a href="#frag">` targets itself or one of its three nearest ancestors.
+fn links_to_itself(dom: &Dom, a: NodeId) -> bool {
+    let Some(frag) = dom
+        .attr(a, Attr::Href)
+        .map(str::trim)
+        .and_then(|h| h.strip_prefix('#'))
+        .filter(|f| !f.is_empty())
+    else {
+        return false;
+    };
+    let mut node = a;
+    for _ in 0..4 {
+        if node == NONE {
+            return false;
+        }
+        if dom.attr(node, Attr::Id) == Some(frag) || dom.attr(node, Attr::Name) == Some(frag) {
+            return true;
+        }
+        node = dom.node(node).parent;
+    }
+    false
+}
+
 /// Line numbers that highlighters put beside or inside code (Pygments `linenos`, Rouge
 /// `rouge-gutter`, highlight.js `hljs-ln-numbers`, GitHub `blob-num`, …): they are not code.
 pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
@@ -1016,7 +1058,10 @@ fn visible_text_len_hint(dom: &Dom, id: NodeId) -> bool {
 /// Control characters (C0 but tab and line breaks, DEL, C1) are not text: in a terminal or a
 /// prompt they are escape sequences.
 fn strip_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    let is_control = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
+    // Zero-width space and BOM are invisible too; they only cost tokens.
+    let is_control = |c: char| {
+        (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{200b}' | '\u{feff}')
+    };
     if s.contains(is_control) {
         std::borrow::Cow::Owned(s.chars().filter(|&c| !is_control(c)).collect())
     } else {
