@@ -432,7 +432,7 @@ impl Renderer<'_> {
                             let code_at = *code_at;
                             self.finish_code_span(code_at);
                         }
-                        let title = title_suffix(dom.attr(id, Attr::Title));
+                        let title = title_suffix(link_title(dom, id));
                         self.links += 1;
                         self.w.in_link += 1;
                         self.flatten += 1;
@@ -445,7 +445,7 @@ impl Renderer<'_> {
                         }
                     }
                     Some(href) if self.links == 0 && self.code == 0 => {
-                        let title = title_suffix(dom.attr(id, Attr::Title));
+                        let title = title_suffix(link_title(dom, id));
                         self.links += 1;
                         self.w.in_link += 1;
                         self.flatten += 1;
@@ -983,6 +983,30 @@ impl Renderer<'_> {
         self.w.raw(&format!("[{text}]({src})"));
         self.w.space = writer::Space::Pending;
     }
+}
+
+/// A link's title, unless it only restates what the link text and target already say:
+/// API-doc generators title every type link (`"struct core::ops::Index"` on `Index`,
+/// `"class in org.example"`), which doubles the tokens of a signature for nothing.
+fn link_title(dom: &Dom, a: NodeId) -> Option<&str> {
+    let title = dom.attr(a, Attr::Title)?.trim();
+    let text: String = dom.descendants(a).map(|n| dom.text_of(n)).collect();
+    let text = text.trim();
+    let lower = title.to_ascii_lowercase();
+    let restates = (!text.is_empty() && title.contains(text))
+        || [
+            "class in ",
+            "interface in ",
+            "enum in ",
+            "record in ",
+            "annotation interface in ",
+            "class or interface in ",
+            "enum class in ",
+            "type parameter in ",
+        ]
+        .iter()
+        .any(|p| lower.starts_with(p));
+    (!restates).then_some(title)
 }
 
 /// Link text that only marks a permalink ("¶", "#", "§", "🔗"), or looks empty (Docusaurus
