@@ -343,7 +343,11 @@ impl Renderer<'_> {
                 } else {
                     self.strong += 1;
                     self.flatten += 1;
-                    Exit::Strong(self.w.open_marker("**"))
+                    let at = match self.w.reopen("**") {
+                        Some(at) => at,
+                        None => self.w.open_marker("**"),
+                    };
+                    Exit::Strong(at)
                 }
             }
             Tag::I | Tag::Em | Tag::Cite | Tag::Dfn | Tag::Var => {
@@ -372,7 +376,11 @@ impl Renderer<'_> {
                 } else {
                     self.del += 1;
                     self.flatten += 1;
-                    Exit::Del(self.w.open_marker("~~"))
+                    let at = match self.w.reopen("~~") {
+                        Some(at) => at,
+                        None => self.w.open_marker("~~"),
+                    };
+                    Exit::Del(at)
                 }
             }
             Tag::Code | Tag::Kbd | Tag::Samp | Tag::Tt => {

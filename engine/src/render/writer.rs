@@ -47,6 +47,11 @@ pub struct Writer {
     /// Last closed `_emphasis_` (open, close byte offsets in `inline`), switched to `*` if a
     /// word character follows it directly (intraword `_` does not emphasise).
     pub last_em: Option<(usize, usize)>,
+    /// A just-closed span whose content ends in punctuation (open, close, marker length):
+    /// a word directly after it would stop the closer from closing, so its markers go.
+    pending_closer: Option<(usize, usize, usize)>,
+    /// The span closed last: open position, end of its closer, marker length.
+    last_closed: Option<(usize, usize, usize)>,
     /// Start and end of the opening marker written last, while nothing follows it yet.
     fresh_marker: Option<(usize, usize)>,
     /// Opening markers whose content began with white space: the space goes before the
@@ -65,6 +70,8 @@ impl Writer {
             in_table: 0,
             in_link: 0,
             last_em: None,
+            pending_closer: None,
+            last_closed: None,
             fresh_marker: None,
             lead_space: Vec::new(),
         }
@@ -121,6 +128,13 @@ impl Writer {
     }
 
     fn before_word(&mut self, first: u8) {
+        if let Some((open, close, len)) = self.pending_closer.take() {
+            let adjacent = self.space == Space::None && close + len == self.inline.len();
+            if adjacent && (first.is_ascii_alphanumeric() || first >= 0x80) {
+                self.inline.replace_range(close..close + len, "");
+                self.inline.replace_range(open..open + len, "");
+            }
+        }
         if let Some((open, close)) = self.last_em.take() {
             if self.space == Space::None
                 && close + 1 == self.inline.len()
@@ -226,7 +240,8 @@ impl Writer {
     }
 
     /// Closing markup for a span opened at `open` with `open_len` bytes of marker. Returns false
-    /// (and removes the opening marker) when the span turned out empty.
+    /// (and removes the opening marker) when the span turned out empty or its markers could
+    /// not be read as emphasis; the content stays.
     pub fn close_marker(&mut self, open: usize, open_len: usize, marker: &str) -> bool {
         self.last_em = None;
         if self.inline.len() <= open + open_len
@@ -252,20 +267,70 @@ impl Writer {
             self.inline.truncate(trimmed);
             self.space = Space::Pending;
         }
-        self.inline.push_str(marker);
+        // Every frame still open began before `open`, so edits from here on move no position
+        // anyone still holds.
+        let lead = match self.lead_space.iter().rposition(|&p| p == open) {
+            Some(i) => {
+                self.lead_space.swap_remove(i);
+                let before = self.inline.get(..open).unwrap_or("");
+                !before.is_empty() && !before.ends_with([' ', '\n'])
+            }
+            None => false,
+        };
+        let emphasis = matches!(marker.as_bytes().first(), Some(b'*' | b'_' | b'~'));
+        let prev = if lead {
+            Some(' ')
+        } else {
+            self.inline.get(..open).and_then(|b| b.chars().next_back())
+        };
+        let next = self
+            .inline
+            .get(open + open_len..)
+            .and_then(|a| a.chars().next());
+        let opens = !emphasis || left_flanking(prev, next);
+        if opens {
+            self.inline.push_str(marker);
+        } else {
+            // `snake<b>_case</b>`: a delimiter CommonMark cannot read as an opener would show
+            // as literal asterisks; plain text is the faithful rendering.
+            self.inline.replace_range(open..open + open_len, "");
+        }
         if self.space == Space::Suppressed {
             self.space = Space::None;
         }
-        // Every frame still open began before `open`, so inserting here moves no position
-        // anyone still holds.
-        if let Some(i) = self.lead_space.iter().rposition(|&p| p == open) {
-            self.lead_space.swap_remove(i);
-            let before = self.inline.get(..open).unwrap_or("");
-            if !before.is_empty() && !before.ends_with([' ', '\n']) {
-                self.inline.insert(open, ' ');
+        if lead {
+            self.inline.insert(open, ' ');
+        }
+        if opens && emphasis {
+            // A closer after punctuation only closes if no word follows directly.
+            let close = self.inline.len() - marker.len();
+            let last = self.inline.get(..close).and_then(|b| b.chars().next_back());
+            if last.is_some_and(is_punct) {
+                self.pending_closer = Some((open + usize::from(lead), close, marker.len()));
             }
         }
-        true
+        if opens {
+            self.last_closed = Some((open + usize::from(lead), self.inline.len(), marker.len()));
+        }
+        opens
+    }
+
+    /// Reopen the span of `marker` that closed right here (`<b>x</b><b>y</b>` is one span
+    /// `**xy**`; two would read `**x****y**`, literal asterisks). Returns its opening position.
+    pub fn reopen(&mut self, marker: &str) -> Option<usize> {
+        let (open, end, len) = self.last_closed.take()?;
+        let here = end == self.inline.len()
+            && len == marker.len()
+            && self.space == Space::None
+            && self.inline.ends_with(marker)
+            && self.inline.get(open..open + len) == Some(marker);
+        if !here {
+            return None;
+        }
+        self.inline.truncate(end - len);
+        self.pending_closer = None;
+        self.last_em = None;
+        Some(open)
     }
 
     /// Markup written as is (task checkboxes, link destinations).
@@ -405,6 +470,8 @@ impl Writer {
     pub fn take_inline(&mut self, from: usize) -> String {
         self.last_em = None;
         self.lead_space.retain(|&p| p < from);
+        self.last_closed = None;
+        self.pending_closer = None;
         let s = self.inline.split_off(from.min(self.inline.len()));
         self.space = Space::Suppressed;
         s
@@ -415,6 +482,8 @@ impl Writer {
         self.last_em = None;
         self.lead_space.clear();
         self.fresh_marker = None;
+        self.last_closed = None;
+        self.pending_closer = None;
         if self.inline.trim().is_empty() {
             self.inline.clear();
             self.space = Space::Suppressed;
@@ -481,6 +550,21 @@ impl Writer {
         }
         self.out
     }
+}
+
+/// CommonMark punctuation, approximated: ASCII punctuation and any other character that is
+/// neither alphanumeric nor white space.
+fn is_punct(c: char) -> bool {
+    c.is_ascii_punctuation() || (!c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace())
+}
+
+/// Whether a delimiter run between `prev` and `next` is left-flanking, i.e. can open.
+fn left_flanking(prev: Option<char>, next: Option<char>) -> bool {
+    let Some(next) = next else { return false };
+    if next.is_whitespace() {
+        return false;
+    }
+    !is_punct(next) || prev.is_none_or(|p| p.is_whitespace() || is_punct(p))
 }
 
 #[cfg(test)]
