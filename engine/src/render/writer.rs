@@ -100,6 +100,7 @@ impl Writer {
             if word.is_empty() {
                 continue;
             }
+            self.settle_closer(word.as_bytes()[0]);
             self.before_word(word.as_bytes()[0]);
             self.guard_adjacent(word.as_bytes()[0]);
             let ctx = self.ctx();
@@ -127,7 +128,8 @@ impl Writer {
         }
     }
 
-    fn before_word(&mut self, first: u8) {
+    /// A word of text follows: a closer after punctuation right before it cannot close.
+    fn settle_closer(&mut self, first: u8) {
         if let Some((open, close, len)) = self.pending_closer.take() {
             let adjacent = self.space == Space::None && close + len == self.inline.len();
             if adjacent && (first.is_ascii_alphanumeric() || first >= 0x80) {
@@ -135,6 +137,9 @@ impl Writer {
                 self.inline.replace_range(open..open + len, "");
             }
         }
+    }
+
+    fn before_word(&mut self, first: u8) {
         if let Some((open, close)) = self.last_em.take() {
             if self.space == Space::None
                 && close + 1 == self.inline.len()
@@ -619,6 +624,44 @@ mod tests {
         w.pop_prefix();
         w.pop_prefix();
         assert_eq!(w.finish(), "- one\\\n  two\n\n  > quoted\n");
+    }
+
+    #[test]
+    fn space_at_span_edges_moves_outside() {
+        let mut w = Writer::with_capacity(64);
+        w.text("one");
+        let at = w.open_marker("**");
+        w.text(" two ");
+        w.close_marker(at, 2, "**");
+        w.text("three");
+        assert_eq!(w.finish(), "one **two** three\n");
+    }
+
+    #[test]
+    fn unreadable_emphasis_is_left_out() {
+        let mut w = Writer::with_capacity(64);
+        w.text("snake");
+        let at = w.open_marker("**");
+        w.text("_case");
+        assert!(!w.close_marker(at, 2, "**"));
+        w.text(" and ");
+        let at = w.open_marker("**");
+        w.text("Note:");
+        assert!(w.close_marker(at, 2, "**"));
+        w.text("text");
+        assert_eq!(w.finish(), "snake\\_case and Note:text\n");
+    }
+
+    #[test]
+    fn adjacent_spans_merge() {
+        let mut w = Writer::with_capacity(64);
+        let at = w.open_marker("**");
+        w.text("x");
+        w.close_marker(at, 2, "**");
+        let again = w.reopen("**").expect("reopened");
+        w.text("y");
+        w.close_marker(again, 2, "**");
+        assert_eq!(w.finish(), "**xy**\n");
     }
 
     #[test]
