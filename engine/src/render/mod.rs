@@ -30,6 +30,7 @@ pub fn render(dom: &Dom, sel: &Selection, urls: &Resolver, size_hint: usize) -> 
         links: 0,
         lists: Vec::new(),
         tables: Vec::new(),
+        grids: Vec::new(),
         prev_list: None,
     };
     for &root in &sel.roots {
@@ -69,6 +70,7 @@ enum Exit {
     Pre,
     Table,
     LayoutTable,
+    Grid,
     Row,
     Cell {
         start: usize,
@@ -116,6 +118,9 @@ struct Renderer<'a> {
     lists: Vec<ListState>,
     /// Open tables, innermost last; `None` for a layout table (its cells are blocks).
     tables: Vec<Option<Table>>,
+    /// Open CSS-grid tables (Javadoc's `div.summary-table`): grid element, columns, cells so
+    /// far. Their child elements are the cells, row by row.
+    grids: Vec<(NodeId, usize, usize)>,
     /// Output length and depth where the last list ended: an adjacent list must use another
     /// bullet, or Markdown would merge the two.
     prev_list: Option<(usize, usize, &'static str)>,
@@ -253,7 +258,17 @@ impl Renderer<'_> {
             });
         }
         let dom = self.dom;
+        if let Some(exit) = self.grid_cell(id) {
+            return Some(exit);
+        }
         Some(match tag {
+            Tag::Div if !self.must_flatten_peek() && grid_columns(dom, id).is_some() => {
+                let cols = grid_columns(dom, id).unwrap_or(2);
+                self.w.begin_block(false);
+                self.tables.push(Some(Table::new(false)));
+                self.grids.push((id, cols, 0));
+                Exit::Grid
+            }
             Tag::P
             | Tag::Div
             | Tag::Section
@@ -655,6 +670,12 @@ impl Renderer<'_> {
             }
             Exit::Soft => self.w.soft_boundary(),
             Exit::Block => self.w.end_block(),
+            Exit::Grid => {
+                self.grids.pop();
+                if let Some(Some(t)) = self.tables.pop() {
+                    t.write(&mut self.w);
+                }
+            }
             Exit::LayoutTable => {
                 self.tables.pop();
                 self.w.end_block();
@@ -871,6 +892,38 @@ impl Renderer<'_> {
         };
     }
 
+    /// Whether a block here would be flattened, without the side effect of ending a heading.
+    fn must_flatten_peek(&self) -> bool {
+        self.flatten > 0
+    }
+
+    /// A child element of an open CSS-grid table is its next cell.
+    fn grid_cell(&mut self, id: NodeId) -> Option<Exit> {
+        let parent = self.dom.node(id).parent;
+        let (_, cols, count) = self.grids.last_mut().filter(|g| g.0 == parent)?;
+        let cols = *cols;
+        if *count % cols == 0 {
+            if let Some(Some(t)) = self.tables.last_mut() {
+                t.start_row(false);
+            }
+        }
+        *count += 1;
+        let header = self
+            .dom
+            .attr(id, Attr::Class)
+            .is_some_and(|c| c.split_ascii_whitespace().any(|w| w == "table-header"));
+        self.flatten += 1;
+        self.w.in_table += 1;
+        self.w.space = writer::Space::Suppressed;
+        Some(Exit::Cell {
+            start: self.w.inline.len(),
+            header,
+            colspan: 1,
+            rowspan: 1,
+            align: table::Align::None,
+        })
+    }
+
     fn in_data_table(&self) -> bool {
         matches!(self.tables.last(), Some(Some(_)))
     }
@@ -878,7 +931,9 @@ impl Renderer<'_> {
     fn in_list_item(&self) -> bool {
         self.frames.iter().rev().find_map(|(_, e)| match e {
             Exit::Item => Some(true),
-            Exit::Block | Exit::Blockquote | Exit::Table | Exit::LayoutTable => Some(false),
+            Exit::Block | Exit::Blockquote | Exit::Table | Exit::LayoutTable | Exit::Grid => {
+                Some(false)
+            }
             _ => None,
         }) == Some(true)
     }
@@ -1015,6 +1070,22 @@ fn link_title(dom: &Dom, a: NodeId) -> Option<&str> {
         .iter()
         .any(|p| lower.starts_with(p));
     (!restates).then_some(title)
+}
+
+/// Columns of a CSS-grid table as Javadoc writes it (`div.summary-table.three-column-summary`,
+/// cells as child `div`s in row order).
+fn grid_columns(dom: &Dom, id: NodeId) -> Option<usize> {
+    let class = dom.attr(id, Attr::Class)?;
+    let mut words = class.split_ascii_whitespace();
+    if !class.split_ascii_whitespace().any(|w| w == "summary-table") {
+        return None;
+    }
+    words.find_map(|w| match w {
+        "two-column-summary" => Some(2),
+        "three-column-summary" => Some(3),
+        "four-column-summary" => Some(4),
+        _ => None,
+    })
 }
 
 /// Link text that only marks a permalink ("¶", "#", "§", "🔗"), or looks empty (Docusaurus
