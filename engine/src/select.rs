@@ -322,6 +322,38 @@ const NEGATIVE_TOKENS: &[&str] = &[
     "ad", "ads", "adv", "nav", "skip", "gdpr", "tags", "widget", "modal", "rss", "toc",
 ];
 
+/// A block that opens with a comment-section heading ("Comments (6)", "Leave a reply"):
+/// reader comments are not the article, whatever the site calls its classes.
+fn comment_thread(dom: &Dom, id: NodeId) -> bool {
+    let Some(first) = dom.children(id).find(|&c| match dom.node(c).kind {
+        Kind::Element { .. } => true,
+        Kind::Text { .. } => !dom.text_of(c).trim().is_empty(),
+        _ => false,
+    }) else {
+        return false;
+    };
+    if dom.tag(first).is_none() {
+        return false;
+    }
+    let text: String = dom.descendants(first).map(|n| dom.text_of(n)).collect();
+    let text = text.trim().to_lowercase();
+    if text.len() > 40 {
+        return false;
+    }
+    let rest = text.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
+    [
+        "comments",
+        "comment (",
+        "reader comments",
+        "responses",
+        "leave a comment",
+        "leave a reply",
+        "join the discussion",
+    ]
+    .iter()
+    .any(|p| rest.starts_with(p))
+}
+
 /// Labels that mark the block they sit in as an advertisement slot.
 const AD_LABELS: &[&str] = &[
     "advertisement",
@@ -520,7 +552,10 @@ fn mark_boilerplate(
                 | Tag::Other
         ) && boilerplate_named(dom, n)
             && !holds_root[n as usize];
-        if by_role || by_tag || by_class || ad_label {
+        let comments = matches!(tag, Tag::Div | Tag::Section | Tag::Ul | Tag::Ol)
+            && !holds_root[n as usize]
+            && comment_thread(dom, n);
+        if by_role || by_tag || by_class || ad_label || comments {
             if let Some(d) = dropped.get_mut(n as usize) {
                 *d = true;
             }
@@ -782,7 +817,7 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
         let rich = stats.rich.get(n as usize).copied().unwrap_or(false);
         let link_farm = text > 0 && ld > 0.5 && text < 2000 && !rich;
         let form = tag == Tag::Form;
-        if link_farm || form {
+        if link_farm || form || comment_thread(dom, n) {
             if let Some(d) = sel.dropped.get_mut(n as usize) {
                 *d = true;
             }
