@@ -322,6 +322,33 @@ const NEGATIVE_TOKENS: &[&str] = &[
     "ad", "ads", "adv", "nav", "skip", "gdpr", "tags", "widget", "modal", "rss", "toc",
 ];
 
+/// Whether the table holding cell `td` is a layout table (cached per table: 1 layout,
+/// 2 data).
+fn in_layout_table(dom: &Dom, td: NodeId, cache: &mut [u8]) -> bool {
+    let mut up = dom.node(td).parent;
+    for _ in 0..4 {
+        if up == NONE {
+            return false;
+        }
+        if dom.tag(up) == Some(Tag::Table) {
+            let slot = match cache.get_mut(up as usize) {
+                Some(slot) => slot,
+                None => return false,
+            };
+            if *slot == 0 {
+                *slot = if crate::render::is_layout_table(dom, up) {
+                    1
+                } else {
+                    2
+                };
+            }
+            return *slot == 1;
+        }
+        up = dom.node(up).parent;
+    }
+    false
+}
+
 /// A block that opens with a comment-section heading ("Comments (6)", "Leave a reply"):
 /// reader comments are not the article, whatever the site calls its classes.
 fn comment_thread(dom: &Dom, id: NodeId) -> bool {
@@ -664,6 +691,7 @@ fn score_candidates(
     dropped: &[bool],
 ) -> Option<Vec<NodeId>> {
     let mut score: Vec<f32> = vec![f32::NAN; dom.nodes.len()];
+    let mut layout_cache: Vec<u8> = vec![0; dom.nodes.len()];
     for &id in order {
         if dropped.get(id as usize).copied().unwrap_or(false) {
             continue;
@@ -684,7 +712,10 @@ fn score_candidates(
         }
         let commas = stats.commas.get(id as usize).copied().unwrap_or(0) as f32;
         let content = 1.0 + commas + (len as f32 / 100.0).min(3.0);
-        let mut anc = dom.node(id).parent;
+        // A cell of a layout table is a page column: it can itself be the content (old
+        // table-layout news pages keep the whole article in one `<td>`).
+        let layout_cell = tag == Tag::Td && in_layout_table(dom, id, &mut layout_cache);
+        let mut anc = if layout_cell { id } else { dom.node(id).parent };
         let mut level = 0;
         while anc != NONE && level < 5 {
             let Some(atag) = dom.tag(anc) else { break };
