@@ -976,6 +976,11 @@ impl Renderer<'_> {
 
     fn image(&mut self, id: NodeId) {
         let dom = self.dom;
+        // `alt=""` is how HTML marks an image as decorative (avatars, icons, spacers). Inside
+        // a link it may be all the link has, and the destination still matters.
+        if self.links == 0 && dom.attr(id, Attr::Alt).is_some_and(|a| a.trim().is_empty()) {
+            return;
+        }
         let src = dom
             .attr(id, Attr::Src)
             .filter(|s| !s.trim().is_empty() && !s.trim_start().starts_with("data:"))
