@@ -314,12 +314,16 @@ const NEGATIVE_SUBSTR: &[&str] = &[
     "paywall",
     "banner",
     "skiplink",
+    // Article furniture a reader-mode view leaves out (the front matter keeps the author).
+    "byline",
+    "dateline",
+    "standfirst",
     "skip-link",
     "toctree-wrapper",
 ];
 /// Short boilerplate words matched only as whole tokens.
 const NEGATIVE_TOKENS: &[&str] = &[
-    "ad", "ads", "adv", "nav", "skip", "gdpr", "tags", "widget", "modal", "rss", "toc",
+    "ad", "ads", "adv", "nav", "skip", "gdpr", "tags", "widget", "modal", "rss", "toc", "dek",
 ];
 
 /// Whether the table holding cell `td` is a layout table (cached per table: 1 layout,
