@@ -549,6 +549,11 @@ impl Renderer<'_> {
             Tag::Li => {
                 if self.must_flatten() {
                     self.w.soft_boundary();
+                    // In a table cell the items stay told apart.
+                    if self.w.in_table > 0 && self.code == 0 {
+                        self.w.raw("•");
+                        self.w.space = writer::Space::Pending;
+                    }
                     return Some(Exit::Soft);
                 }
                 // Items are tight; a top-level list keeps the blank line before it (an
