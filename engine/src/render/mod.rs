@@ -368,6 +368,16 @@ impl Renderer<'_> {
             Tag::I | Tag::Em | Tag::Cite | Tag::Dfn | Tag::Var => {
                 if self.code > 0 || self.em > 0 {
                     Exit::Nothing
+                } else if let Some((at, marker)) = self
+                    .w
+                    .reopen("_")
+                    .map(|at| (at, "_"))
+                    .or_else(|| self.w.reopen("*").map(|at| (at, "*")))
+                {
+                    // `<i>a</i><i>b</i>` is one span, as for strong.
+                    self.em += 1;
+                    self.flatten += 1;
+                    Exit::Em(at, marker)
                 } else {
                     let prev_word = self
                         .w
