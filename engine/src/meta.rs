@@ -98,6 +98,11 @@ pub fn collect(dom: &Dom) -> PageMeta {
     if named_author.is_some() {
         m.author = named_author;
     }
+    if m.author.is_none() || m.published.is_none() {
+        let (author, published) = json_ld(dom);
+        m.author = m.author.take().or(author);
+        m.published = m.published.take().or(published);
+    }
     if m.title.is_none() {
         m.title = og_title.or_else(|| {
             dom.find(DOCUMENT, Tag::H1)
@@ -110,6 +115,98 @@ pub fn collect(dom: &Dom) -> PageMeta {
 /// Concatenated text of a subtree.
 fn text_content(dom: &Dom, id: NodeId) -> String {
     dom.descendants(id).map(|n| dom.text_of(n)).collect()
+}
+
+/// JSON-LD blocks larger than this are skipped (they are data dumps, not page metadata).
+const MAX_JSON_LD: usize = 256 * 1024;
+
+/// Author and publication date from schema.org JSON-LD (`Article`, `NewsArticle`,
+/// `BlogPosting`, …): many CMSs (Ghost, WordPress plugins) put them only there.
+fn json_ld(dom: &Dom) -> (Option<String>, Option<String>) {
+    use serde_json::Value;
+    for n in dom.descendants(DOCUMENT) {
+        let ld = dom.tag(n) == Some(Tag::Script)
+            && dom
+                .attr(n, Attr::Type)
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
+        if !ld {
+            continue;
+        }
+        let text: String = dom.children(n).map(|c| dom.text_of(c)).collect();
+        if text.len() > MAX_JSON_LD {
+            continue;
+        }
+        let Ok(value) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        // Top-level object, array, or `@graph`; a bounded number of nodes.
+        let mut stack = vec![&value];
+        let mut budget = 512;
+        while let Some(v) = stack.pop() {
+            budget -= 1;
+            if budget == 0 {
+                break;
+            }
+            match v {
+                Value::Array(items) => stack.extend(items.iter().take(64)),
+                Value::Object(o) => {
+                    if let Some(graph) = o.get("@graph") {
+                        stack.push(graph);
+                    }
+                    if o.get("@type").is_some_and(is_article_type) {
+                        let author = o.get("author").and_then(person_names);
+                        let published = o
+                            .get("datePublished")
+                            .and_then(Value::as_str)
+                            .and_then(clean_value);
+                        return (author, published);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    (None, None)
+}
+
+fn is_article_type(t: &serde_json::Value) -> bool {
+    const ARTICLES: &[&str] = &[
+        "Article",
+        "NewsArticle",
+        "BlogPosting",
+        "TechArticle",
+        "ScholarlyArticle",
+        "Report",
+        "AnalysisNewsArticle",
+        "OpinionNewsArticle",
+        "ReportageNewsArticle",
+        "SocialMediaPosting",
+    ];
+    match t {
+        serde_json::Value::String(s) => ARTICLES.contains(&s.as_str()),
+        serde_json::Value::Array(a) => a.iter().any(is_article_type),
+        _ => false,
+    }
+}
+
+/// `"Name"`, `{"name": "Name"}` or a list of those (first five), never a URL.
+fn person_names(v: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    let one = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Object(o) => o.get("name").and_then(Value::as_str).map(str::to_string),
+        _ => None,
+    };
+    let names: Vec<String> = match v {
+        Value::Array(items) => items.iter().take(5).filter_map(one).collect(),
+        other => one(other).into_iter().collect(),
+    };
+    let names: Vec<String> = names
+        .into_iter()
+        .filter_map(|n| clean_value(&n))
+        .filter(|n| !looks_like_url(n))
+        .collect();
+    (!names.is_empty()).then(|| names.join(", "))
 }
 
 fn looks_like_url(v: &str) -> bool {
@@ -233,6 +330,27 @@ mod tests {
         assert!(a.starts_with('"') && a.ends_with('"'));
         assert_eq!(a, etag(b"hello"));
         assert_ne!(a, etag(b"hello!"));
+    }
+
+    #[test]
+    fn json_ld_gives_author_and_date_when_meta_does_not() {
+        let dom = Dom::parse(
+            r#"<head><script type="application/ld+json">{"@context":"https://schema.org",
+            "@graph":[{"@type":"WebSite","name":"Site"},{"@type":["BlogPosting"],
+            "author":[{"@type":"Person","name":"Anouk Verbeek"},"https://x/y"],
+            "datePublished":"2024-05-14T08:00:00Z"}]}</script></head><body>x"#,
+        );
+        let m = collect(&dom);
+        assert_eq!(m.author.as_deref(), Some("Anouk Verbeek"));
+        assert_eq!(m.published.as_deref(), Some("2024-05-14T08:00:00Z"));
+        let with_meta = Dom::parse(
+            r#"<meta name=author content="Meta Name"><script type="application/ld+json">
+            {"@type":"Article","author":{"name":"LD Name"}}</script>"#,
+        );
+        assert_eq!(collect(&with_meta).author.as_deref(), Some("Meta Name"));
+        let broken =
+            Dom::parse(r#"<script type="application/ld+json">{"@type":"Article",</script>"#);
+        assert_eq!(collect(&broken).author, None);
     }
 
     #[test]
