@@ -234,13 +234,20 @@ fn with_title(dom: &Dom, order: &[NodeId], flags: &Flags, roots: Vec<NodeId>) ->
 fn headline_block(dom: &Dom, order: &[NodeId], flags: &Flags, first: NodeId) -> Option<NodeId> {
     let title = page_title(dom)?;
     let first_pos = order.iter().position(|&n| n == first)?;
+    // A node before `first` in document order contains it exactly when it is its ancestor.
+    let mut ancestors_of_first = Vec::new();
+    let mut up = dom.node(first).parent;
+    while up != NONE {
+        ancestors_of_first.push(up);
+        up = dom.node(up).parent;
+    }
     order[..first_pos].iter().copied().find(|&n| {
         if flags.hidden[n as usize]
             || !matches!(
                 dom.tag(n),
                 Some(Tag::Div | Tag::P | Tag::H2 | Tag::H3 | Tag::Span | Tag::B | Tag::Strong)
             )
-            || dom.descendants(n).any(|d| d == first)
+            || ancestors_of_first.contains(&n)
         {
             return false;
         }
@@ -269,9 +276,27 @@ fn page_title(dom: &Dom) -> Option<String> {
     Some(title.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
+/// Text of `id`'s subtree, or `None` as soon as `too_long` says it is (these checks run for
+/// every wrapper element, whose subtree may be the whole page: stop reading early).
+fn text_unless(dom: &Dom, id: NodeId, too_long: impl Fn(&str) -> bool) -> Option<String> {
+    let mut text = String::new();
+    for n in dom.descendants(id) {
+        text.push_str(dom.text_of(n));
+        if too_long(&text) {
+            return None;
+        }
+    }
+    Some(text)
+}
+
 /// A short text the page title starts with.
 fn headline_text(dom: &Dom, n: NodeId, title: &str) -> bool {
-    let text: String = dom.descendants(n).map(|d| dom.text_of(d)).collect();
+    // More than 300 non-space bytes can never normalise to 300 bytes or fewer.
+    let Some(text) = text_unless(dom, n, |t| {
+        t.bytes().filter(|b| !b.is_ascii_whitespace()).count() > 300
+    }) else {
+        return false;
+    };
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     text.chars().count() >= 15 && text.len() <= 300 && title.starts_with(&text)
 }
@@ -366,7 +391,10 @@ fn comment_thread(dom: &Dom, id: NodeId) -> bool {
     if dom.tag(first).is_none() {
         return false;
     }
-    let text: String = dom.descendants(first).map(|n| dom.text_of(n)).collect();
+    // Lower-casing never makes fewer characters, so over 40 characters stays over 40 bytes.
+    let Some(text) = text_unless(dom, first, |t| t.trim().chars().count() > 40) else {
+        return false;
+    };
     let text = text.trim().to_lowercase();
     if text.len() > 40 {
         return false;

@@ -3,6 +3,8 @@
 //! formatting of destinations and titles.
 use url::Url;
 
+use crate::render::looks_like_entity;
+
 /// Schemes a link may keep. Everything else (javascript:, vbscript:, data:, file:, …) is dropped.
 const LINK_SCHEMES: &[&str] = &[
     "http", "https", "mailto", "tel", "ftp", "ftps", "sms", "xmpp", "irc", "ircs",
@@ -119,7 +121,9 @@ fn encode_destination(url: &str) -> String {
             '>' => out.push_str("%3E"),
             // A Markdown reader would take these as an escape or a character reference.
             '\\' => out.push_str("%5C"),
-            '&' if looks_like_reference(&url[i + 1..]) => out.push_str("%26"),
+            '&' if looks_like_entity(url.as_bytes().get(i + 1..).unwrap_or(&[])) => {
+                out.push_str("%26")
+            }
             c if c.is_control() => {
                 let mut buf = [0u8; 4];
                 for b in c.encode_utf8(&mut buf).bytes() {
@@ -134,16 +138,6 @@ fn encode_destination(url: &str) -> String {
         out.push('>');
     }
     out
-}
-
-/// `name;` or `#123;` after a `&`.
-fn looks_like_reference(rest: &str) -> bool {
-    let body = rest
-        .bytes()
-        .take(33)
-        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'#')
-        .count();
-    body > 0 && rest.as_bytes().get(body) == Some(&b';')
 }
 
 /// A link title as ` "…"`, or nothing.

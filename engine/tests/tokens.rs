@@ -8,7 +8,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+mod common;
+
 use agent_markdown::tokens::estimate;
+use common::files_with_extension;
 use proptest::prelude::*;
 
 /// Largest allowed relative error on one page.
@@ -54,27 +57,6 @@ fn relative(estimate: u64, exact: u64) -> f64 {
         return if estimate == 0 { 0.0 } else { f64::INFINITY };
     }
     estimate as f64 / exact as f64 - 1.0
-}
-
-/// `*.md` files under `dir`, recursively, in a stable order.
-fn markdown_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 fn measure(root: &Path, files: &[PathBuf]) -> Vec<Measured> {
@@ -148,8 +130,8 @@ fn report(title: &str, groups: &[(&str, &[Measured])]) -> Vec<String> {
 #[test]
 fn samples_within_bounds() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tokens");
-    let calib = measure(&root, &markdown_files(&root.join("calib")));
-    let holdout = measure(&root, &markdown_files(&root.join("holdout")));
+    let calib = measure(&root, &files_with_extension(&root.join("calib"), "md"));
+    let holdout = measure(&root, &files_with_extension(&root.join("holdout"), "md"));
     assert!(
         calib.len() + holdout.len() >= 12 && !holdout.is_empty(),
         "test data missing under {}",
@@ -166,7 +148,7 @@ fn samples_within_bounds() {
 fn corpus_golden_files_within_bounds() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
     // Goldens are the `.md` files that sit beside a page of the same name.
-    let goldens: Vec<PathBuf> = markdown_files(&root)
+    let goldens: Vec<PathBuf> = files_with_extension(&root, "md")
         .into_iter()
         .filter(|p| p.with_extension("html").is_file())
         .collect();

@@ -72,8 +72,8 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b >= 0x80
 }
 
-/// `&name;` or `&#123;` would be read as a character reference.
-fn looks_like_entity(rest: &[u8]) -> bool {
+/// `&name;` or `&#123;` would be read as a character reference (`rest` follows the `&`).
+pub(crate) fn looks_like_entity(rest: &[u8]) -> bool {
     let body = rest
         .iter()
         .take(33)

@@ -11,6 +11,7 @@ use table::{parse_align, Table};
 use writer::Writer;
 
 pub use escape::longest_run;
+pub(crate) use escape::looks_like_entity;
 pub use table::is_layout as is_layout_table;
 
 /// Render the selected content of `dom` as Markdown.
@@ -261,14 +262,15 @@ impl Renderer<'_> {
         if let Some(exit) = self.grid_cell(id) {
             return Some(exit);
         }
-        Some(match tag {
-            Tag::Div if !self.must_flatten_peek() && grid_columns(dom, id).is_some() => {
-                let cols = grid_columns(dom, id).unwrap_or(2);
+        if tag == Tag::Div && self.flatten == 0 {
+            if let Some(cols) = grid_columns(dom, id) {
                 self.w.begin_block(false);
                 self.tables.push(Some(Table::new(false)));
                 self.grids.push((id, cols, 0));
-                Exit::Grid
+                return Some(Exit::Grid);
             }
+        }
+        Some(match tag {
             Tag::P
             | Tag::Div
             | Tag::Section
@@ -427,8 +429,7 @@ impl Renderer<'_> {
                 }
                 // `x^2`, `H\~2O`; longer content in parentheses so `2^(n+1)` stays
                 // unambiguous.
-                let text = visible_text_len_hint(dom, id);
-                let paren = !text;
+                let paren = !plain_run(dom, id);
                 self.w.raw(match (tag == Tag::Sup, paren) {
                     (true, false) => "^",
                     (true, true) => "^(",
@@ -907,11 +908,6 @@ impl Renderer<'_> {
         };
     }
 
-    /// Whether a block here would be flattened, without the side effect of ending a heading.
-    fn must_flatten_peek(&self) -> bool {
-        self.flatten > 0
-    }
-
     /// A child element of an open CSS-grid table is its next cell.
     fn grid_cell(&mut self, id: NodeId) -> Option<Exit> {
         let parent = self.dom.node(id).parent;
@@ -1167,7 +1163,7 @@ pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
 
 /// Whether a `<sup>`/`<sub>` holds one plain alphanumeric run (`2`, `n`, `th`), which needs no
 /// parentheses after `^`.
-fn visible_text_len_hint(dom: &Dom, id: NodeId) -> bool {
+fn plain_run(dom: &Dom, id: NodeId) -> bool {
     let mut kids = dom.children(id);
     match (kids.next(), kids.next()) {
         (Some(only), None) if matches!(dom.node(only).kind, Kind::Text { .. }) => {
