@@ -10,7 +10,7 @@ use std::cell::RefCell;
 
 use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
-use html5ever::{ns, Attribute, LocalName, Namespace, QualName};
+use html5ever::{local_name, ns, Attribute, LocalName, Namespace, QualName};
 
 /// Index of a node in [`Dom::nodes`].
 pub type NodeId = u32;
@@ -20,14 +20,19 @@ pub const NONE: NodeId = u32::MAX;
 pub const DOCUMENT: NodeId = 0;
 
 macro_rules! tags {
-    ($($variant:ident = $name:literal,)*) => {
+    ($($variant:ident = $name:tt,)*) => {
         /// HTML elements the converter distinguishes; everything else is `Other`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub enum Tag { $($variant,)* Other, Svg, Math, Foreign }
 
-        fn tag_of(local: &str) -> Tag {
-            match local { $($name => Tag::$variant,)* _ => Tag::Other }
+        /// Every name here is one of html5ever's static atoms, so this compares integers.
+        fn tag_of(local: &LocalName) -> Tag {
+            match *local { $(local_name!($name) => Tag::$variant,)* _ => Tag::Other }
         }
+
+        /// The HTML-namespace name of a known tag, for html5ever's `elem_name` (which asks
+        /// for a name hundreds of thousands of times per page: no clone, no borrow).
+        static TAG_NAMES: &[LocalName] = &[$(local_name!($name),)*];
     };
 }
 
@@ -386,16 +391,28 @@ struct Sink {
     dom: RefCell<Dom>,
 }
 
-/// Element name handed back to html5ever (an owned copy: interned atoms make it cheap).
+static HTML_NS: Namespace = ns!(html);
+
+/// Element name handed back to html5ever: a static name for the tags the converter knows
+/// (nearly all elements), an owned copy (interned atoms) for the rest.
 #[derive(Debug)]
-pub struct Name(QualName);
+pub enum Name {
+    Html(&'static LocalName),
+    Owned(QualName),
+}
 
 impl ElemName for Name {
     fn ns(&self) -> &Namespace {
-        &self.0.ns
+        match self {
+            Name::Html(_) => &HTML_NS,
+            Name::Owned(q) => &q.ns,
+        }
     }
     fn local_name(&self) -> &LocalName {
-        &self.0.local
+        match self {
+            Name::Html(local) => local,
+            Name::Owned(q) => &q.local,
+        }
     }
 }
 
@@ -417,10 +434,15 @@ impl TreeSink for Sink {
     fn elem_name<'a>(&'a self, target: &'a NodeId) -> Name {
         let dom = self.dom.borrow();
         let q = match dom.nodes.get(*target as usize).map(|n| n.kind) {
-            Some(Kind::Element { name, .. }) => dom.names.get(name as usize).cloned(),
+            Some(Kind::Element { tag, name, .. }) => {
+                if let Some(local) = TAG_NAMES.get(tag as usize) {
+                    return Name::Html(local);
+                }
+                dom.names.get(name as usize).cloned()
+            }
             _ => None,
         };
-        Name(q.unwrap_or_else(|| QualName::new(None, ns!(), LocalName::from(""))))
+        Name::Owned(q.unwrap_or_else(|| QualName::new(None, ns!(), LocalName::from(""))))
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> NodeId {

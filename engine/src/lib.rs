@@ -64,13 +64,92 @@ pub const MAX_INPUT_BYTES: usize = 1 << 30;
 /// Convert an HTML document to Markdown. Never fails: undecodable bytes become U+FFFD and
 /// any HTML, however malformed or deep, yields some Markdown.
 pub fn convert(input: &[u8], opts: &Options) -> Output {
+    convert_with(input, opts, &mut NoClock)
+}
+
+/// Wall time spent in each stage of one [`convert`] call.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StageTimes {
+    /// Charset detection and decoding to UTF-8.
+    pub decode: std::time::Duration,
+    /// Attribute cap, tokenizer and tree construction.
+    pub parse: std::time::Duration,
+    /// Page metadata and main-content selection.
+    pub select: std::time::Duration,
+    /// Markdown rendering and front matter.
+    pub render: std::time::Duration,
+    /// Token estimate.
+    pub tokens: std::time::Duration,
+    /// SHA-256 ETag.
+    pub etag: std::time::Duration,
+}
+
+/// [`convert`] with the time of each stage (for benchmarks; reads the clock between stages,
+/// so it needs a platform with `std::time::Instant`).
+pub fn convert_timed(input: &[u8], opts: &Options) -> (Output, StageTimes) {
+    let mut clock = Clock {
+        last: std::time::Instant::now(),
+        times: StageTimes::default(),
+    };
+    let out = convert_with(input, opts, &mut clock);
+    (out, clock.times)
+}
+
+#[derive(Clone, Copy)]
+enum Stage {
+    Decode,
+    Parse,
+    Select,
+    Render,
+    Tokens,
+    Etag,
+}
+
+/// Marks the end of a stage; the plain [`convert`] uses a clock that does nothing.
+trait Lap {
+    fn lap(&mut self, stage: Stage);
+}
+
+struct NoClock;
+
+impl Lap for NoClock {
+    #[inline(always)]
+    fn lap(&mut self, _: Stage) {}
+}
+
+struct Clock {
+    last: std::time::Instant,
+    times: StageTimes,
+}
+
+impl Lap for Clock {
+    fn lap(&mut self, stage: Stage) {
+        let now = std::time::Instant::now();
+        let spent = now.duration_since(self.last);
+        self.last = now;
+        let t = &mut self.times;
+        *match stage {
+            Stage::Decode => &mut t.decode,
+            Stage::Parse => &mut t.parse,
+            Stage::Select => &mut t.select,
+            Stage::Render => &mut t.render,
+            Stage::Tokens => &mut t.tokens,
+            Stage::Etag => &mut t.etag,
+        } += spent;
+    }
+}
+
+fn convert_with(input: &[u8], opts: &Options, clock: &mut impl Lap) -> Output {
     let input = input.get(..MAX_INPUT_BYTES).unwrap_or(input);
     let (text, encoding) = decode::decode(input, opts.content_type.as_deref());
+    clock.lap(Stage::Decode);
     let text = depth::cap_attributes(&text);
     let dom = dom::Dom::parse(&text);
+    clock.lap(Stage::Parse);
     let page = meta::collect(&dom);
     let urls = urls::Resolver::new(opts.base_url.as_deref(), page.base_href.as_deref());
     let selection = select::select(&dom, opts.prune);
+    clock.lap(Stage::Select);
     let body = render::render(&dom, &selection, &urls, input.len());
     drop(dom);
     // An empty page stays empty: a front matter holding only the URL the caller already
@@ -96,17 +175,23 @@ pub fn convert(input: &[u8], opts: &Options) -> Output {
     } else {
         body
     };
-    finish(markdown, page.title, encoding)
+    clock.lap(Stage::Render);
+    finish(markdown, page.title, encoding, clock)
 }
 
 fn finish(
     markdown: String,
     title: Option<String>,
     encoding: &'static encoding_rs::Encoding,
+    clock: &mut impl Lap,
 ) -> Output {
+    let tokens = tokens::estimate(&markdown);
+    clock.lap(Stage::Tokens);
+    let etag = meta::etag(markdown.as_bytes());
+    clock.lap(Stage::Etag);
     Output {
-        tokens: tokens::estimate(&markdown),
-        etag: meta::etag(markdown.as_bytes()),
+        tokens,
+        etag,
         markdown,
         title,
         encoding: encoding.name(),

@@ -9,6 +9,10 @@
 //!    boilerplate (share bars, related links, comments, cookie banners, ads) are dropped.
 //!
 //! Everything is computed with flat passes over a pre-order list of nodes: no recursion.
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
+
 use crate::dom::{Attr, Dom, Kind, NodeId, Tag, DOCUMENT, NONE};
 
 /// What to render: `roots` in document order, minus the `dropped` subtrees.
@@ -437,15 +441,11 @@ const POSITIVE_SUBSTR: &[&str] = &[
     "article", "content", "entry", "story", "post", "main", "body", "text", "blog",
 ];
 
-fn class_words(dom: &Dom, id: NodeId) -> String {
-    let mut s = String::new();
-    for a in [Attr::Class, Attr::Id] {
-        if let Some(v) = dom.attr(id, a) {
-            s.push(' ');
-            s.push_str(&v.to_ascii_lowercase());
-        }
-    }
-    s
+/// The element's class and id values (patterns never span the two: none has a space).
+fn class_words(dom: &Dom, id: NodeId) -> impl Iterator<Item = &str> {
+    [Attr::Class, Attr::Id]
+        .into_iter()
+        .filter_map(move |a| dom.attr(id, a))
 }
 
 /// Whether an element is named like boilerplate, for removal. Classes are styling hooks and
@@ -453,15 +453,15 @@ fn class_words(dom: &Dom, id: NodeId) -> String {
 /// `method.set_comment`, `related-functions`), so an id only counts when it is, or starts
 /// with, an unambiguous boilerplate word.
 fn boilerplate_named(dom: &Dom, id: NodeId) -> bool {
-    let class = dom.attr(id, Attr::Class).map(str::to_ascii_lowercase);
-    if class.is_some_and(|c| is_negative(&c)) {
+    if dom.attr(id, Attr::Class).is_some_and(is_negative) {
         return true;
     }
-    let Some(name) = dom.attr(id, Attr::Id).map(str::to_ascii_lowercase) else {
+    let Some(name) = dom.attr(id, Attr::Id) else {
         return false;
     };
     let first = name.split(['-', '_']).next().unwrap_or("");
-    BOILERPLATE_IDS.contains(&name.as_str()) || (first != name && ID_PREFIXES.contains(&first))
+    let listed = |list: &[&str], w: &str| list.iter().any(|l| l.eq_ignore_ascii_case(w));
+    listed(BOILERPLATE_IDS, name) || (first.len() != name.len() && listed(ID_PREFIXES, first))
 }
 
 const BOILERPLATE_IDS: &[&str] = &[
@@ -514,24 +514,52 @@ const ID_PREFIXES: &[&str] = &[
     "navbar",
 ];
 
+/// One case-insensitive pass over a class value for all of `words` (the lists are matched
+/// against every element of a page).
+fn substr_matcher(
+    cell: &'static OnceLock<Option<AhoCorasick>>,
+    words: &[&str],
+) -> Option<&'static AhoCorasick> {
+    cell.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(words)
+            .ok()
+    })
+    .as_ref()
+}
+
+fn contains_any(cell: &'static OnceLock<Option<AhoCorasick>>, words: &[&str], s: &str) -> bool {
+    match substr_matcher(cell, words) {
+        Some(ac) => ac.is_match(s),
+        // Unreachable with these fixed lists; the plain scan gives the same answer.
+        None => {
+            let lower = s.to_ascii_lowercase();
+            words.iter().any(|w| lower.contains(w))
+        }
+    }
+}
+
+static NEGATIVE: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+static POSITIVE: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+
 fn is_negative(words: &str) -> bool {
     if words.is_empty() {
         return false;
     }
-    NEGATIVE_SUBSTR.iter().any(|w| words.contains(w))
+    contains_any(&NEGATIVE, NEGATIVE_SUBSTR, words)
         || words
             .split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|t| NEGATIVE_TOKENS.contains(&t))
+            .any(|t| NEGATIVE_TOKENS.iter().any(|n| n.eq_ignore_ascii_case(t)))
 }
 
 /// Readability-style class weight.
 fn class_weight(dom: &Dom, id: NodeId) -> f32 {
-    let words = class_words(dom, id);
     let mut w = 0.0;
-    if is_negative(&words) {
+    if class_words(dom, id).any(is_negative) {
         w -= 25.0;
     }
-    if POSITIVE_SUBSTR.iter().any(|p| words.contains(p)) {
+    if class_words(dom, id).any(|v| contains_any(&POSITIVE, POSITIVE_SUBSTR, v)) {
         w += 25.0;
     }
     w
