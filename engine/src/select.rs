@@ -382,8 +382,9 @@ fn in_layout_table(dom: &Dom, td: NodeId, cache: &mut [u8]) -> bool {
     false
 }
 
-/// A block that opens with a comment-section heading ("Comments (6)", "Leave a reply"):
-/// reader comments are not the article, whatever the site calls its classes.
+/// A block that opens with a comment-section heading ("Comments (6)", "Leave a reply") or a
+/// related-stories label ("RELATED STORIES", "Most read"): reader comments and links to
+/// other stories are not the article, whatever the site calls its classes.
 fn comment_thread(dom: &Dom, id: NodeId) -> bool {
     let Some(first) = dom.children(id).find(|&c| match dom.node(c).kind {
         Kind::Element { .. } => true,
@@ -404,7 +405,7 @@ fn comment_thread(dom: &Dom, id: NodeId) -> bool {
         return false;
     }
     let rest = text.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
-    [
+    let comments = [
         "comments",
         "comment (",
         "reader comments",
@@ -414,7 +415,27 @@ fn comment_thread(dom: &Dom, id: NodeId) -> bool {
         "join the discussion",
     ]
     .iter()
-    .any(|p| rest.starts_with(p))
+    .any(|p| rest.starts_with(p));
+    // Related-story labels must be the whole label (a paragraph may well open with
+    // "More from the study:"), give or take a colon or a count.
+    let label = rest
+        .trim_end_matches(|c: char| c.is_ascii_digit() || matches!(c, ' ' | ':' | '(' | ')' | '»'))
+        .trim();
+    comments
+        || [
+            "related stories",
+            "related articles",
+            "related news",
+            "related coverage",
+            "more stories",
+            "more news",
+            "most read",
+            "most popular",
+            "you may also like",
+            "you might also like",
+            "read next",
+        ]
+        .contains(&label)
 }
 
 /// Labels that mark the block they sit in as an advertisement slot.
@@ -639,8 +660,11 @@ fn mark_boilerplate(
                 | Tag::Other
         ) && boilerplate_named(dom, n)
             && !holds_root[n as usize];
-        let comments = matches!(tag, Tag::Div | Tag::Section | Tag::Ul | Tag::Ol)
-            && !holds_root[n as usize]
+        // `Other` takes in the `<font>` blocks of table-layout pages.
+        let comments = matches!(
+            tag,
+            Tag::Div | Tag::Section | Tag::Ul | Tag::Ol | Tag::Other
+        ) && !holds_root[n as usize]
             && comment_thread(dom, n);
         if by_role || by_tag || by_class || ad_label || comments {
             if let Some(d) = dropped.get_mut(n as usize) {

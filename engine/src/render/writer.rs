@@ -547,11 +547,22 @@ impl Writer {
         self.prefixes.pop();
     }
 
-    /// Finish: exactly one trailing newline, nothing for an empty document.
+    /// Finish: exactly one trailing newline, nothing for an empty document, and no closing
+    /// thematic break (the rule above a dropped comments or related-stories block separates
+    /// nothing). Text `***` is always escaped, so a last line `***` is a break.
     pub fn finish(mut self) -> String {
         self.flush_paragraph();
-        let t = self.out.trim_end().len();
-        self.out.truncate(t);
+        loop {
+            let t = self.out.trim_end().len();
+            self.out.truncate(t);
+            match self.out.strip_suffix("***") {
+                Some(rest) if rest.is_empty() || rest.ends_with('\n') => {
+                    let keep = rest.len();
+                    self.out.truncate(keep);
+                }
+                _ => break,
+            }
+        }
         if !self.out.is_empty() {
             self.out.push('\n');
         }
