@@ -428,6 +428,15 @@ impl<'a> Scanner<'a> {
         w.push(first);
         while let Some((_, info)) = self.next {
             match info.class {
+                // Fast path for the common case: a run of ASCII lower-case letters never
+                // starts a new piece, so count it in one go.
+                Class::Letter if info.script == Script::Ascii && !info.upper => {
+                    w.push(info);
+                    let rest = self.rest.as_str();
+                    let run = rest.bytes().take_while(u8::is_ascii_lowercase).count();
+                    w.letters += run as u64;
+                    self.rest = rest.get(run..).unwrap_or("").chars();
+                }
                 Class::Letter if w.seen_lower && info.upper => {
                     self.add(&w);
                     w = Word::new(Prefix::None);

@@ -93,7 +93,11 @@ impl Resolver {
 
 /// Strip what browsers strip from URLs: surrounding C0/space, and tabs/newlines anywhere.
 fn clean(raw: &str) -> String {
-    raw.trim_matches(|c: char| c <= ' ')
+    let trimmed = raw.trim_matches(|c: char| c <= ' ');
+    if !trimmed.bytes().any(|b| matches!(b, b'\t' | b'\n' | b'\r')) {
+        return trimmed.to_owned();
+    }
+    trimmed
         .chars()
         .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
         .collect()
@@ -113,32 +117,50 @@ fn scheme_of(url: &str) -> Option<&str> {
 /// A destination CommonMark reads back unchanged: no spaces or angle brackets, and wrapped
 /// in `<…>` when parentheses could end it early.
 fn encode_destination(url: &str) -> String {
+    let b = url.as_bytes();
     let mut out = String::with_capacity(url.len() + 2);
-    for (i, c) in url.char_indices() {
-        match c {
-            ' ' => out.push_str("%20"),
-            '<' => out.push_str("%3C"),
-            '>' => out.push_str("%3E"),
+    // Byte-level: everything to encode is ASCII or a C1 control (`C2 80`..`C2 9F` in UTF-8),
+    // so runs in between are copied whole and every cut is at a character boundary.
+    let mut start = 0;
+    let mut i = 0;
+    while let Some(&byte) = b.get(i) {
+        let (len, code): (usize, Option<&str>) = match byte {
+            b' ' => (1, Some("%20")),
+            b'<' => (1, Some("%3C")),
+            b'>' => (1, Some("%3E")),
             // A Markdown reader would take these as an escape or a character reference.
-            '\\' => out.push_str("%5C"),
-            '&' if looks_like_entity(url.as_bytes().get(i + 1..).unwrap_or(&[])) => {
-                out.push_str("%26")
+            b'\\' => (1, Some("%5C")),
+            b'&' if looks_like_entity(b.get(i + 1..).unwrap_or(&[])) => (1, Some("%26")),
+            0x00..=0x1f | 0x7f => (1, None),
+            0xc2 if matches!(b.get(i + 1), Some(0x80..=0x9f)) => (2, None),
+            _ => {
+                i += 1;
+                continue;
             }
-            c if c.is_control() => {
-                let mut buf = [0u8; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    out.push_str(&format!("%{b:02X}"));
+        };
+        out.push_str(url.get(start..i).unwrap_or(""));
+        match code {
+            Some(code) => out.push_str(code),
+            None => {
+                for c in b.get(i..i + len).unwrap_or(&[]) {
+                    out.push('%');
+                    out.push(char::from(HEX[usize::from(c >> 4)]));
+                    out.push(char::from(HEX[usize::from(c & 0xf)]));
                 }
             }
-            c => out.push(c),
         }
+        i += len;
+        start = i;
     }
+    out.push_str(url.get(start..).unwrap_or(""));
     if out.contains(['(', ')']) {
         out.insert(0, '<');
         out.push('>');
     }
     out
 }
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// A link title as ` "…"`, or nothing.
 pub fn title_suffix(title: Option<&str>) -> String {
@@ -237,6 +259,22 @@ mod tests {
         }
         let no_page = Resolver::new(None, Some("file:///etc/"));
         assert_eq!(no_page.link("passwd").as_deref(), Some("passwd"));
+    }
+
+    #[test]
+    fn destinations_encode_what_markdown_would_misread() {
+        for (raw, want) in [
+            ("a b<c>d", "a%20b%3Cc%3Ed"),
+            ("x\\y", "x%5Cy"),
+            ("?a=1&amp;b", "?a=1%26amp;b"),
+            ("?a=1&b=2", "?a=1&b=2"),
+            ("t\u{1}u\u{7f}", "t%01u%7F"),
+            ("c1\u{85}é€", "c1%C2%85é€"),
+            ("(x)", "<(x)>"),
+            ("", ""),
+        ] {
+            assert_eq!(encode_destination(raw), want, "{raw:?}");
+        }
     }
 
     #[test]
