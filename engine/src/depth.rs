@@ -1,4 +1,4 @@
-//! A depth cap between html5ever's tokenizer and its tree builder.
+//! A depth cap between the tokenizer ([`crate::lex`]) and html5ever's tree builder.
 //!
 //! The HTML tree-construction algorithm scans the stack of open elements for many start tags
 //! ("is there a `p` in button scope?", "is this formatting element still open?"). Each scan is
@@ -13,11 +13,9 @@ use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
 
 use html5ever::interface::{Tracer, TreeSink};
-use html5ever::tokenizer::{
-    BufferQueue, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
-};
+use html5ever::tokenizer::{TagKind, Token, TokenSink, TokenSinkResult};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
-use html5ever::{local_name, LocalName, TokenizerResult};
+use html5ever::{local_name, LocalName};
 
 /// Open elements plus active formatting entries the tree builder may hold before start tags
 /// are flattened. Real pages stay far below (a deep framework page nests ~60 levels).
@@ -135,20 +133,10 @@ where
         dropped: RefCell::new(Vec::new()),
         suppress: RefCell::new(None),
     };
-    let tokenizer = Tokenizer::new(capped, TokenizerOpts::default());
-    let input = BufferQueue::default();
-    input.push_back(html.into());
-    // `Script` ("a </script> was seen") and `EncodingIndicator` (a `<meta charset>`) only
-    // pause the tokenizer: there is no script engine, and the charset was settled before
-    // parsing, so go on until the input is consumed.
-    loop {
-        match tokenizer.feed(&input) {
-            TokenizerResult::Done => break,
-            TokenizerResult::Script(_) | TokenizerResult::EncodingIndicator(_) => {}
-        }
-    }
-    tokenizer.end();
-    let Capped { tb, .. } = tokenizer.sink;
+    // Our own tokenizer (crate::lex) produces exactly the tokens html5ever's would, several
+    // times faster; html5ever's tree builder still builds the tree.
+    crate::lex::tokenize(html, &capped);
+    let Capped { tb, .. } = capped;
     tb.sink.finish()
 }
 
