@@ -144,7 +144,6 @@ fn convert_with(input: &[u8], opts: &Options, clock: &mut impl Lap) -> Output {
     let input = input.get(..MAX_INPUT_BYTES).unwrap_or(input);
     let (text, encoding) = decode::decode(input, opts.content_type.as_deref());
     clock.lap(Stage::Decode);
-    let text = depth::cap_attributes(&text);
     let dom = dom::Dom::parse(&text);
     clock.lap(Stage::Parse);
     let page = meta::collect(&dom);

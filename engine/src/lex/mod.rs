@@ -667,6 +667,7 @@ impl<S: TokenSink> Lexer<'_, S> {
         let mut attrs: Vec<Attribute> = Vec::new();
         let mut duplicate = false;
         let mut self_closing = false;
+        let mut count = 0usize;
         if !self.seen.is_empty() {
             self.seen.clear();
         }
@@ -745,7 +746,11 @@ impl<S: TokenSink> Lexer<'_, S> {
                 }
                 Some(_) => {}
             }
-            self.add_attr(&mut attrs, &mut duplicate, attr_name, value);
+            // Beyond the cap, attributes are read (so the tag ends where it should) and dropped.
+            count += 1;
+            if count <= crate::depth::MAX_ATTRIBUTES {
+                self.add_attr(&mut attrs, &mut duplicate, attr_name, value);
+            }
         }
         self.pos = i;
         self.emit_tag(Tag {
