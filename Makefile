@@ -8,8 +8,19 @@
 #                   compose/deploy YAML parsed and cross-checked (scripts/validate.py)
 #   make adversarial  hostile inputs at n and 4n through md-convert (time, RSS, ratio)
 #   make oci        OCI image of the filter (deploy/oci/Dockerfile) where Docker runs; prints its sha256
+#   make web        the engine as an npm package (wasm-pack, bundler target) in web/pkg
+#   make playground build the browser playground and serve it on 127.0.0.1:8088 (PLAYGROUND_PORT)
+#   make test-browser  the playground in headless Chromium vs md-convert (part of make test)
+#   make bench      criterion + k6 load tests through Envoy with/without the filter; regenerates
+#                   docs/BENCHMARKS.md (~25 min; BENCH_QUICK=1 smoke pass, BENCH_DURATION=10s per cell)
+#   make soak       k6 soak, mixed traffic (SOAK_DURATION=10m): 0 failed checks, Envoy RSS slope;
+#                   recorded in docs/BENCHMARKS.md
+#   make fuzz       cargo-fuzz targets (fuzz/; nightly + cargo-fuzz installed if missing), each for
+#                   FUZZ_SECONDS (60), one after another; fails on a crash. FUZZ_TARGETS=... to pick
 #
-# scripts/setup.sh installs what is missing (wasm target, .venv with Envoy 1.40, func-e, certs).
+# scripts/setup.sh installs what is missing (wasm target, .venv with Envoy 1.40, func-e, certs);
+# scripts/web-setup.sh what the wasm-pack build and the browser test need (wasm-pack,
+# wasm-bindgen-cli in .tools/bin; with --browser Debian chromium and npm ci in tests/browser).
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -25,7 +36,9 @@ ENVOY = $(shell scripts/envoy-path.sh)
 
 OCI_IMAGE ?= markdown-filter:dev
 
-.PHONY: setup build wasm wasm-trap native run test test-unit test-integration lint validate oci adversarial
+.PHONY: setup build wasm wasm-trap native run test test-unit test-integration lint validate oci adversarial \
+	web web-setup playground playground-build test-browser
+.PHONY: fuzz
 
 setup:
 	scripts/setup.sh
@@ -57,13 +70,17 @@ test: setup
 	$(MAKE) --no-print-directory test-unit
 	$(MAKE) --no-print-directory build wasm-trap
 	$(MAKE) --no-print-directory validate
+	$(MAKE) --no-print-directory bench-check
 	$(MAKE) --no-print-directory test-integration
+	$(MAKE) --no-print-directory test-browser
 
 lint: setup
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy -p markdown-filter --target $(WASM_TARGET) -- -D warnings
 	$(CARGO) clippy -p markdown-filter --target $(WASM_TARGET) --features test-trap -- -D warnings
+	scripts/web-setup.sh --rust-only
+	$(CARGO) clippy -p agent-markdown-web --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 # envoy/envoy.yaml, envoy/envoy.compose.yaml (container paths mapped to the compose mounts) and
 # the Istio manifests' Envoy fragments (wrapped into a bootstrap) through the real
@@ -81,3 +98,48 @@ oci: wasm
 # conversion over 60 s.
 adversarial: native
 	python3 scripts/adversarial.py --bin target/release/md-convert
+
+# libFuzzer over the engine and every header/config parser; not part of `make test` (the
+# committed corpora and crashes are replayed there by engine/ and filter/ fuzz_regressions
+# tests). Results and how long each ran: docs/SECURITY.md "Fuzzing".
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh $(FUZZ_TARGETS)
+
+# The engine for JavaScript (web/, wasm-bindgen): wasm-pack with the tools web-setup.sh puts
+# in .tools/bin. `web` is the npm package (bundler target); the playground uses the
+# `--target web` build plus a manifest of corpus/ pages, served by playground/serve.py.
+PLAYGROUND_PORT ?= 8088
+
+web-setup:
+	scripts/web-setup.sh
+
+web:
+	scripts/web-build.sh bundler web/pkg
+
+playground-build:
+	scripts/web-build.sh web playground/build/pkg
+	python3 playground/make_manifest.py
+
+playground: playground-build
+	python3 playground/serve.py --port $(PLAYGROUND_PORT)
+
+# Headless Debian Chromium (installed by web-setup.sh --browser) against the native md-convert.
+test-browser: native playground-build
+	scripts/web-setup.sh --browser
+	cd tests/browser && node --test playground.test.mjs
+
+# Load tests and the benchmark report (scripts/bench.py; k6 v1.8.1 installed into .tools/bin by
+# scripts/k6.sh when missing). Not part of `make test`: they take minutes and measure, not assert.
+.PHONY: bench soak bench-check
+
+bench: setup build
+	.venv/bin/python scripts/bench.py run
+
+soak: setup build
+	.venv/bin/python scripts/bench.py soak
+
+# k6 inspect (or node --check) of bench/k6/*.js; installs nothing, skips when neither is there.
+bench-check:
+	python3 scripts/bench.py check

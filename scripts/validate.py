@@ -19,6 +19,7 @@ Checks, all of which must pass (exit 1 with one line per problem otherwise):
    - every Istio WasmPlugin, rendered the way Istio renders it (pluginConfig serialised to the
      filter's JSON configuration string, failStrategy as failure policy), so the plugin's strict
      configuration parser checks pluginConfig.
+   - envoy/envoy.cache.yaml, as shipped.
 3. Cross-file consistency that Envoy cannot see:
    - envoy/envoy.compose.yaml differs from envoy/envoy.yaml only where a container needs it
      (addresses, file paths, how the origin cluster finds its endpoints);
@@ -30,7 +31,15 @@ Checks, all of which must pass (exit 1 with one line per problem otherwise):
    - deploy/: every Wasm filter config sets allow_on_headers_stop_iteration and FAIL_OPEN, the
      per-connection buffer limit stays above max_body_bytes + 1 MiB, all manifests select the
      same workloads, the WasmPlugin has a sha256 and FAIL_OPEN, the OCI Dockerfile is one layer
-     holding plugin.wasm.
+     holding plugin.wasm;
+   - envoy/envoy.cache.yaml: the listener running the markdown filter keeps the Wasm settings,
+     the buffer limit and no decompressor; its compressors, Wasm filter (but for the JSON
+     configuration) and origin cluster equal envoy.yaml's; the cache is the last filter before
+     the router, behind the compressors, and disabled on every route but the Accept-matching
+     `markdown` one; cluster `markdown` points at the internal listener;
+   - deploy/observability/: prometheus.yml scrapes /stats/prometheus on envoy.yaml's admin
+     port; grafana-dashboard.json is valid JSON, every panel has a query, and the queries use
+     only metrics docs/OBSERVABILITY.md documents.
 """
 
 from __future__ import annotations
@@ -69,6 +78,9 @@ SHA256_HEX = re.compile(r"^[0-9a-f]{64}$")
 COMPOSE_FILE = "docker-compose.yml"
 REFERENCE = "envoy/envoy.yaml"
 COMPOSE_ENVOY = "envoy/envoy.compose.yaml"
+CACHE_ENVOY = "envoy/envoy.cache.yaml"
+OBSERVABILITY = "deploy/observability"
+OBSERVABILITY_DOC = "docs/OBSERVABILITY.md"
 
 
 class Problems:
@@ -705,6 +717,140 @@ def check_oci_dockerfile() -> None:
             "the Wasm image spec (compat variant) wants exactly one layer holding plugin.wasm")
 
 
+# --- cache variant and observability ---------------------------------------------------------
+
+
+def http_filter_names(hcm: dict) -> list[str]:
+    return [f.get("name", "") for f in hcm.get("http_filters") or []]
+
+
+def check_cache_variant() -> None:
+    """envoy.cache.yaml: the markdown filter keeps envoy.yaml's settings on the listener where it
+    runs, and the parts copied from envoy.yaml (compressors, Wasm filter, origin) have not
+    drifted from it."""
+    ref = load_one(REFERENCE)
+    cfg = load_one(CACHE_ENVOY)
+    if not (isinstance(ref, dict) and isinstance(cfg, dict)):
+        return
+    w = CACHE_ENVOY
+    clusters = {c["name"]: c for c in cfg["static_resources"]["clusters"]}
+    ref_clusters = {c["name"]: c for c in ref["static_resources"]["clusters"]}
+    origin_limit = clusters.get("origin", {}).get("per_connection_buffer_limit_bytes",
+                                                   DEFAULT_CLUSTER_LIMIT)
+    wasm_listeners = 0
+    for lst in cfg["static_resources"]["listeners"]:
+        wasms = list(wasm_filters(lst))
+        if not wasms:
+            continue
+        wasm_listeners += 1
+        for wasm in wasms:
+            cap = check_wasm_config(w, wasm)
+            limit = lst.get("per_connection_buffer_limit_bytes", DEFAULT_CLUSTER_LIMIT)
+            P.check(limit >= cap + origin_limit, w,
+                    f"listener {lst['name']}: per_connection_buffer_limit_bytes {limit} must be "
+                    f">= max_body_bytes {cap} + one upstream read ({origin_limit})")
+        for _, hcm in walk(lst):
+            if hcm.get("@type") != HCM_TYPE:
+                continue
+            names = http_filter_names(hcm)
+            P.check(not any("decompressor" in n for n in names), w,
+                    f"listener {lst['name']}: no decompressor in the markdown filter's chain "
+                    "(envoyproxy/envoy#29879)")
+    P.check(wasm_listeners == 1, w, f"expected the markdown filter on one listener, found "
+            f"{wasm_listeners}")
+    P.check("origin" in clusters and clusters["origin"] == ref_clusters.get("origin"), w,
+            f"the origin cluster differs from {REFERENCE}'s")
+
+    # The Wasm filter as in envoy.yaml except its JSON configuration; the compressors as in
+    # envoy.yaml and still outermost; the cache directly before the router.
+    def filters(c: dict) -> list[dict]:
+        """Every HTTP filter of every connection manager, the Wasm filter's JSON
+        configuration left out."""
+        out = []
+        for _, hcm in walk(c):
+            if hcm.get("@type") == HCM_TYPE:
+                for f in copy.deepcopy(hcm.get("http_filters") or []):
+                    if f.get("name") == "envoy.filters.http.wasm":
+                        f["typed_config"]["config"].pop("configuration", None)
+                    out.append(f)
+        return out
+    theirs = {f["name"]: f for f in filters(ref) if f["name"] != ROUTER_NAME}
+    ours = filters(cfg)
+    for name, ref_f in theirs.items():
+        mine = [f for f in ours if f["name"] == name]
+        P.check(bool(mine) and all(f == ref_f for f in mine), w,
+                f"http filter {name} differs from {REFERENCE}'s (or is missing)")
+    for _, hcm in walk(cfg):
+        if hcm.get("@type") != HCM_TYPE:
+            continue
+        names = http_filter_names(hcm)
+        caches = [n for n in names if n.startswith("envoy.filters.http.cache")]
+        if caches:
+            P.check(names[-2:] == [caches[0], ROUTER_NAME], w,
+                    "the cache filter must be the last filter before the router (filters "
+                    "between them are skipped for cacheable requests)")
+            P.check(names[:2] == ["envoy.filters.http.compressor.brotli",
+                                  "envoy.filters.http.compressor.gzip"], w,
+                    "the compressors must stay outermost in front of the cache")
+            # The key is the URL alone: only the route that selects Markdown by Accept may
+            # use the cache, or an HTML request could be answered with cached Markdown.
+            routes = [r for vh in (hcm.get("route_config") or {}).get("virtual_hosts") or []
+                      for r in vh.get("routes") or []]
+            for r in routes:
+                off = ((r.get("typed_per_filter_config") or {}).get(caches[0]) or {})
+                if r.get("name") == "markdown":
+                    P.check(any(h.get("name") == "accept"
+                                for h in (r.get("match") or {}).get("headers") or []), w,
+                            "route markdown must match on the Accept header")
+                else:
+                    P.check(off.get("disabled") is True, w,
+                            f"route {r.get('name')!r}: the cache must be disabled on every "
+                            "route but `markdown`")
+    endpoints = [e["endpoint"]["address"].get("envoy_internal_address", {})
+                 .get("server_listener_name")
+                 for g in clusters.get("markdown", {}).get("load_assignment", {})
+                 .get("endpoints", []) for e in g.get("lb_endpoints", [])]
+    internal = [lst["name"] for lst in cfg["static_resources"]["listeners"]
+                if "internal_listener" in lst]
+    P.check(bool(endpoints) and set(endpoints) <= set(internal), w,
+            f"cluster markdown must point at the internal listener(s) {internal}: {endpoints}")
+
+
+def check_observability() -> None:
+    """deploy/observability: Prometheus scrapes Envoy's admin /stats/prometheus on the admin
+    port of envoy/envoy.yaml; the Grafana dashboard is valid JSON whose queries use only
+    metrics that docs/OBSERVABILITY.md documents."""
+    ref = load_one(REFERENCE)
+    prom = load_one(f"{OBSERVABILITY}/prometheus.yml")
+    if isinstance(prom, dict) and isinstance(ref, dict):
+        admin_port = ref["admin"]["address"]["socket_address"]["port_value"]
+        jobs = prom.get("scrape_configs") or []
+        envoy_jobs = [j for j in jobs if j.get("metrics_path") == "/stats/prometheus"]
+        w = f"{OBSERVABILITY}/prometheus.yml"
+        if P.check(bool(envoy_jobs), w, "no scrape job with metrics_path /stats/prometheus"):
+            targets = [t for j in envoy_jobs for sc in j.get("static_configs") or []
+                       for t in sc.get("targets") or []]
+            P.check(any(str(t).endswith(f":{admin_port}") for t in targets), w,
+                    f"no /stats/prometheus target on Envoy's admin port {admin_port}")
+    path = ROOT / OBSERVABILITY / "grafana-dashboard.json"
+    w = rel(path)
+    try:
+        dash = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        P.add(w, f"not valid JSON: {e}")
+        return
+    panels = dash.get("panels") or []
+    exprs = [t.get("expr", "") for p in panels for t in p.get("targets") or []]
+    P.check(bool(dash.get("title")) and bool(panels), w, "a dashboard needs a title and panels")
+    P.check(len(exprs) > 0 and all(exprs), w, "every panel target needs a PromQL expr")
+    P.check(len({p.get("id") for p in panels}) == len(panels), w, "panel ids must be unique")
+    documented = set(re.findall(r"markdown_[a-z_]+", (ROOT / OBSERVABILITY_DOC).read_text()))
+    used = set(re.findall(r"markdown_[a-z_]+", " ".join(exprs)))
+    P.check(used <= documented, w,
+            f"queries use metrics not documented in {OBSERVABILITY_DOC}: "
+            f"{sorted(used - documented)}")
+
+
 # --- main ------------------------------------------------------------------------------------
 
 
@@ -751,6 +897,9 @@ def main() -> int:
         runs: list[tuple[str, Path]] = [(REFERENCE, ROOT / REFERENCE)]
 
         guarded(COMPOSE_ENVOY, check_compose_variant)
+        guarded(CACHE_ENVOY, check_cache_variant)
+        runs.append((CACHE_ENVOY, ROOT / CACHE_ENVOY))
+        guarded(OBSERVABILITY, check_observability)
         compose_cfg = guarded(COMPOSE_FILE, lambda: check_compose(version, wasm))
         if compose_cfg is not None:
             runs.append((f"{COMPOSE_ENVOY} (container paths mapped to the host's mounts)",

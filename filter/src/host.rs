@@ -99,6 +99,14 @@ impl Host for ProxyHost {
         let since = now.duration_since(UNIX_EPOCH).ok()?;
         u64::try_from(since.as_micros()).ok()
     }
+
+    fn set_log_field(&self, name: &str, value: &str) {
+        // Envoy stores this as filter state `wasm.<name>`, a mutable string. The SDK traps on
+        // any status but Ok; Envoy 1.40 fails a property write only outside a stream (this
+        // is called from stream callbacks only, `on_log` included) or when the value does
+        // not fit a property declared read-only or typed (this filter declares none).
+        let _ = hostcalls::set_property(vec![name], Some(value.as_bytes()));
+    }
 }
 
 impl Sink for ProxyHost {

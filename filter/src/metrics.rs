@@ -31,6 +31,20 @@ pub enum Counter {
 /// Name of the conversion-time histogram (microseconds).
 pub const CONVERSION_US: &str = "markdown.conversion_us";
 
+/// Per-request access-log fields. Envoy keeps each as filter state `wasm.<name>` (a string),
+/// printed with `%FILTER_STATE(wasm.<name>:PLAIN)%`; a field never set prints `-` (`null` in
+/// JSON formats).
+pub mod log_fields {
+    /// `converted`, `not_modified` or `passthrough:<reason>`, set once per response.
+    pub const OUTCOME: &str = "markdown.outcome";
+    /// HTML bytes fed to the engine (after decoding); set when the engine ran.
+    pub const BYTES_IN: &str = "markdown.bytes_in";
+    /// Markdown body bytes sent (0 for `HEAD` and `304`); set with `BYTES_IN`.
+    pub const BYTES_OUT: &str = "markdown.bytes_out";
+    /// Conversion time in microseconds; set when the engine ran.
+    pub const CONVERSION_US: &str = "markdown.conversion_us";
+}
+
 impl Counter {
     /// Every counter, for definition at configuration time.
     pub fn all() -> impl Iterator<Item = Counter> {
@@ -54,6 +68,17 @@ impl Counter {
             Counter::BytesIn => 3,
             Counter::BytesOut => 4,
             Counter::Passthrough(r) => 5 + r as usize,
+        }
+    }
+
+    /// The response outcome this counter stands for, as the access log prints it
+    /// ([`log_fields::OUTCOME`]); `None` for the counters that are not outcomes.
+    pub fn outcome(self) -> Option<String> {
+        match self {
+            Counter::Converted => Some("converted".into()),
+            Counter::NotModified => Some("not_modified".into()),
+            Counter::Passthrough(r) => Some(format!("passthrough:{}", r.as_str())),
+            Counter::Errors | Counter::BytesIn | Counter::BytesOut => None,
         }
     }
 
@@ -110,6 +135,27 @@ mod tests {
             ]
         );
         assert_eq!(names.len(), COUNTERS);
+    }
+
+    #[test]
+    fn outcomes_are_the_mutually_exclusive_counters() {
+        let outcomes: Vec<String> = Counter::all().filter_map(Counter::outcome).collect();
+        assert_eq!(
+            outcomes,
+            [
+                "converted",
+                "not_modified",
+                "passthrough:not_requested",
+                "passthrough:method",
+                "passthrough:status",
+                "passthrough:content_type",
+                "passthrough:no_transform",
+                "passthrough:range",
+                "passthrough:content_encoding",
+                "passthrough:over_cap",
+                "passthrough:error",
+            ]
+        );
     }
 
     #[test]

@@ -137,8 +137,8 @@ fn parse_range(member: &[u8]) -> Option<Range<'_>> {
     })
 }
 
-/// RFC 9110 `qvalue`: `0[.ddd]` or `1[.000]`, in thousandths.
-fn parse_qvalue(s: &[u8]) -> Option<u16> {
+/// RFC 9110 `qvalue`: `0[.ddd]` or `1[.000]`, in thousandths. Public for the fuzz target.
+pub fn parse_qvalue(s: &[u8]) -> Option<u16> {
     let (int, frac) = match s.iter().position(|&b| b == b'.') {
         Some(dot) => (s.get(..dot)?, s.get(dot + 1..)?),
         None => (s, &b""[..]),

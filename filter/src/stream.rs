@@ -29,7 +29,7 @@ use crate::conditional::{self, IfNoneMatch};
 use crate::config::Config;
 use crate::eligibility::{check_request, check_response, Method, Reason, ResponseHead};
 use crate::headers::{self, Header};
-use crate::metrics::{Counter, Sink};
+use crate::metrics::{log_fields, Counter, Sink};
 use crate::negotiate::{negotiate, Negotiation};
 
 /// A failed host call.
@@ -50,6 +50,9 @@ pub trait Host: Sink {
     fn replace_response_body(&self, body: &[u8]) -> Result<(), HostError>;
     /// Wall-clock microseconds, for the conversion-time histogram.
     fn now_micros(&self) -> Option<u64>;
+    /// Set a per-request access-log field ([`log_fields`]). Best effort, like metrics: a
+    /// field that cannot be set must not affect the response.
+    fn set_log_field(&self, name: &str, value: &str);
 }
 
 /// Content type of converted responses.
@@ -316,10 +319,13 @@ impl Stream {
         self.finish(host, Counter::Passthrough(Reason::Error));
     }
 
-    /// Count the response's outcome (exactly once) and stop touching it.
+    /// Count (and log) the response's outcome exactly once, and stop touching it.
     fn finish(&mut self, host: &impl Host, outcome: Counter) {
         if !self.counted {
             host.add(outcome, 1);
+            if let Some(label) = outcome.outcome() {
+                host.set_log_field(log_fields::OUTCOME, &label);
+            }
             self.counted = true;
         }
         self.phase = Phase::Done;
@@ -377,7 +383,9 @@ fn rewrite(
     let started = host.now_micros();
     let out = convert(&html, &opts);
     if let (Some(a), Some(b)) = (started, host.now_micros()) {
-        host.record_conversion_us(b.saturating_sub(a));
+        let micros = b.saturating_sub(a);
+        host.record_conversion_us(micros);
+        host.set_log_field(log_fields::CONVERSION_US, &micros.to_string());
     }
 
     let not_modified =
@@ -402,6 +410,8 @@ fn rewrite(
     };
     apply(host, &edits)?;
     host.add(Counter::BytesIn, to_u64(html.len()));
+    host.set_log_field(log_fields::BYTES_IN, &html.len().to_string());
+    host.set_log_field(log_fields::BYTES_OUT, &new_body.len().to_string());
     if not_modified {
         Ok(Counter::NotModified)
     } else {

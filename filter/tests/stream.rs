@@ -13,7 +13,7 @@ use agent_markdown::{convert, Options};
 use markdown_filter::config::{Conditional, Config, HeadMode};
 use markdown_filter::eligibility::Reason;
 use markdown_filter::headers::Header;
-use markdown_filter::metrics::{Counter, Sink};
+use markdown_filter::metrics::{log_fields, Counter, Sink};
 use markdown_filter::stream::{Host, HostError, Stream};
 use proxy_wasm::types::Action;
 
@@ -32,6 +32,7 @@ struct Fake {
     counters: RefCell<HashMap<Counter, u64>>,
     conversions: RefCell<Vec<u64>>,
     clock: Cell<u64>,
+    log_fields: RefCell<HashMap<String, String>>,
 }
 
 fn set(map: &RefCell<Vec<Header>>, name: &str, value: Option<&[u8]>) {
@@ -91,6 +92,13 @@ impl Host for Fake {
         self.clock.set(self.clock.get() + 250);
         Some(self.clock.get())
     }
+    fn set_log_field(&self, name: &str, value: &str) {
+        let old = self
+            .log_fields
+            .borrow_mut()
+            .insert(name.to_owned(), value.to_owned());
+        assert!(old.is_none(), "log field {name} set twice");
+    }
 }
 
 impl Sink for Fake {
@@ -118,9 +126,13 @@ struct Outcome {
     body: Vec<u8>,
     counters: HashMap<Counter, u64>,
     conversions: usize,
+    log_fields: HashMap<String, String>,
 }
 
 impl Outcome {
+    fn log(&self, name: &str) -> Option<&str> {
+        self.log_fields.get(name).map(String::as_str)
+    }
     fn header(&self, name: &str) -> Option<String> {
         let mut it = self.headers.iter().filter(|(n, _)| n == name);
         let v = it
@@ -252,12 +264,18 @@ impl<'a> Exchange<'a> {
         s.on_log(&host);
         let counters = host.counters.borrow().clone();
         let conversions = host.conversions.borrow().len();
+        let log_fields = host.log_fields.borrow().clone();
+        // Every response's access-log outcome names the one outcome counter it moved.
+        let counted: Vec<String> = counters.keys().filter_map(|c| c.outcome()).collect();
+        assert_eq!(counted.len(), 1, "outcome counters {counters:?}");
+        assert_eq!(log_fields.get(log_fields::OUTCOME), counted.first());
         Outcome {
             upstream_request,
             headers: sent_headers.unwrap_or_default(),
             body: out,
             counters,
             conversions,
+            log_fields,
         }
     }
 }
@@ -966,4 +984,65 @@ fn decoded_size_is_held_to_the_cap() {
     assert_eq!(o.body, bomb);
     assert_eq!(o.header("content-encoding").as_deref(), Some("gzip"));
     assert_eq!(o.count(Counter::Passthrough(Reason::OverCap)), 1);
+}
+
+#[test]
+fn access_log_fields_of_a_conversion() {
+    let o = md_get(&[], &[], vec![PAGE]).run();
+    assert_eq!(o.log(log_fields::OUTCOME), Some("converted"));
+    assert_eq!(
+        o.log(log_fields::BYTES_IN),
+        Some(PAGE.len().to_string().as_str())
+    );
+    assert_eq!(
+        o.log(log_fields::BYTES_OUT),
+        Some(o.body.len().to_string().as_str())
+    );
+    // The fake clock advances 250 µs per reading.
+    assert_eq!(o.log(log_fields::CONVERSION_US), Some("250"));
+}
+
+#[test]
+fn access_log_fields_of_304_and_head_send_no_bytes() {
+    let etag = etag_of_page();
+    let nm = md_get(&[("if-none-match", &etag)], &[], vec![PAGE]).run();
+    assert_eq!(nm.log(log_fields::OUTCOME), Some("not_modified"));
+    assert_eq!(
+        nm.log(log_fields::BYTES_IN),
+        Some(PAGE.len().to_string().as_str())
+    );
+    assert_eq!(nm.log(log_fields::BYTES_OUT), Some("0"));
+
+    let head = md_get(&[(":method", "HEAD")], &[], vec![PAGE]).run();
+    assert_eq!(head.log(log_fields::OUTCOME), Some("converted"));
+    assert_eq!(head.log(log_fields::BYTES_OUT), Some("0"));
+}
+
+#[test]
+fn access_log_fields_of_passthroughs_name_the_reason_only() {
+    let not_requested = Exchange::new(&[], &as_refs(&html_response(&[])), vec![PAGE]).run();
+    // Declared Content-Length over the cap: decided at the response headers.
+    let over_cap = md_get(&[], &[], vec![PAGE])
+        .cfg(Config {
+            max_body_bytes: 10,
+            ..Config::default()
+        })
+        .run();
+    let mut failed = md_get(&[], &[], vec![PAGE]);
+    failed.fail_body_read = true;
+    let failed = failed.run();
+    let mut reset = md_get(&[], &[], vec![&PAGE[..20]]);
+    reset.reset = true;
+    let reset = reset.run();
+    for (o, want) in [
+        (not_requested, "passthrough:not_requested"),
+        (over_cap, "passthrough:over_cap"),
+        (failed, "passthrough:error"),
+        (reset, "passthrough:error"),
+    ] {
+        assert_eq!(o.log(log_fields::OUTCOME), Some(want));
+        for absent in [log_fields::BYTES_IN, log_fields::BYTES_OUT] {
+            assert_eq!(o.log(absent), None, "{want}: {absent}");
+        }
+    }
 }

@@ -224,6 +224,9 @@ fn with_headers(q: &Query, shared: &Shared) -> Result<Response> {
     Ok(resp)
 }
 
+/// `reset`: the file's full Content-Length, `after=` bytes, then RST. `length-mismatch`:
+/// Content-Length `extra=` bytes too large (the whole file, then FIN), or with `short=` that
+/// many bytes too small (the whole file still goes out, then FIN).
 fn truncated(q: &Query, shared: &Shared, reset: bool) -> Result<Response> {
     let (entry, ctype) = file_param(q, shared)?;
     let len = entry.data.len();
@@ -231,6 +234,14 @@ fn truncated(q: &Query, shared: &Shared, reset: bool) -> Result<Response> {
     let (payload, claimed) = if reset {
         let after = num(q, "after", len / 2, 0, usize::MAX)?;
         (payload.slice(0..after.min(len)), len as u64)
+    } else if q.get("short").is_some() {
+        // The other direction: the whole file after a Content-Length that ends early, so the
+        // peer sees a complete response followed by stray bytes on the connection.
+        if q.get("extra").is_some() {
+            return Err(bad("extra= and short= are exclusive"));
+        }
+        let short = num(q, "short", 1, 1, len)?;
+        (payload, (len - short) as u64)
     } else {
         let extra = num(q, "extra", 100u64, 1, 1 << 40)?;
         (payload, len as u64 + extra)
@@ -298,5 +309,79 @@ fn echo_headers(req: &Request, html: bool) -> Response {
         Response::new(200)
             .header("Content-Type", "text/plain; charset=utf-8")
             .full(text.into_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::files::tests::TempDir;
+    use crate::http::Version;
+
+    fn get(shared: &Shared, target: &str) -> Response {
+        let req = Request {
+            method: "GET".into(),
+            target: target.into(),
+            version: Version::Http11,
+            headers: Vec::new(),
+        };
+        let rest = req
+            .path()
+            .strip_prefix("/_test/")
+            .unwrap_or_default()
+            .to_owned();
+        handle(&req, &rest, shared)
+    }
+
+    /// (bytes sent, Content-Length announced, RST) of a fault response.
+    fn framing(resp: &Response) -> (usize, u64, bool) {
+        match &resp.body {
+            Body::Truncated {
+                payload,
+                claimed,
+                reset,
+            } => (payload.len(), *claimed, *reset),
+            other => panic!("not a fault body: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn length_mismatch_in_both_directions() {
+        let root = TempDir::new("endpoints");
+        root.write("page.html", &[b'x'; 1000]);
+        let shared = Shared::new(root.0.clone(), false);
+
+        let f = |t: &str| framing(&get(&shared, t));
+        assert_eq!(
+            f("/_test/length-mismatch?file=page.html"),
+            (1000, 1100, false)
+        );
+        assert_eq!(
+            f("/_test/length-mismatch?file=page.html&extra=5"),
+            (1000, 1005, false)
+        );
+        assert_eq!(
+            f("/_test/length-mismatch?file=page.html&short=300"),
+            (1000, 700, false)
+        );
+        assert_eq!(
+            f("/_test/length-mismatch?file=page.html&short=1000"),
+            (1000, 0, false)
+        );
+        assert_eq!(f("/_test/reset?file=page.html&after=10"), (10, 1000, true));
+
+        for bad in [
+            "short=0",
+            "short=1001",
+            "short=x",
+            "short=1&extra=1",
+            "extra=0",
+        ] {
+            let resp = get(
+                &shared,
+                &format!("/_test/length-mismatch?file=page.html&{bad}"),
+            );
+            assert_eq!(resp.status, 400, "{bad}");
+        }
     }
 }

@@ -7,6 +7,7 @@ Envoy instances are started lazily and shared by every test of the session:
     custom   non-default options (see CUSTOM_CONFIG)
     off      conditional "off"
     trap     the test-trap build, concurrency 1 (failure_policy tests)
+    cache    envoy/envoy.cache.yaml (HTTP cache in front of the filter; test_cache.py only)
 
 On a failing test the tail of every running Envoy's log is attached to the report.
 """
@@ -84,6 +85,8 @@ class Envoys:
                 pytest.fail(f"missing {missing}: run `make wasm-trap` first", pytrace=False)
             # One worker = one VM, so "after the trap" always means the trapped VM.
             kw.update(wasm=harness.TRAP_WASM, concurrency=1)
+        elif name == "cache":
+            kw["base"] = harness.CACHE_YAML
         elif name not in ("default", "metrics"):
             raise KeyError(name)
         envoy = Envoy(name, self.workdir, self.origins.ports, **kw)

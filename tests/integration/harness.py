@@ -38,6 +38,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 ENVOY_YAML = REPO / "envoy" / "envoy.yaml"
+CACHE_YAML = REPO / "envoy" / "envoy.cache.yaml"
 CERTS = REPO / "envoy" / "certs"
 
 WASM = Path(
@@ -250,7 +251,8 @@ def derive_config(
     failure_policy: str | None = None,
     base: Path = ENVOY_YAML,
 ) -> dict:
-    """envoy/envoy.yaml with ports, file paths and (optionally) the plugin config replaced.
+    """envoy/envoy.yaml (or `base`, e.g. envoy.cache.yaml) with ports, file paths and
+    (optionally) the plugin config replaced.
 
     Everything else — filter order, buffer limits, timeouts, compressors — comes from the
     demo config unchanged, so the suite tests what users run.
@@ -259,6 +261,8 @@ def derive_config(
     cfg["admin"]["address"]["socket_address"]["port_value"] = admin_port
     ports = {"http": http_port, "https": https_port}
     for listener in cfg["static_resources"]["listeners"]:
+        if "internal_listener" in listener:
+            continue  # in-process (envoy.cache.yaml): no port, no certificate
         listener["address"]["socket_address"]["port_value"] = ports[listener["name"]]
         for chain in listener["filter_chains"]:
             ts = chain.get("transport_socket")
@@ -317,6 +321,7 @@ class Envoy:
         plugin_config: dict | str | None = None,
         failure_policy: str | None = None,
         concurrency: int = 2,
+        base: Path = ENVOY_YAML,
     ):
         self.name = name
         self.dir = workdir / f"envoy-{name}"
@@ -330,6 +335,7 @@ class Envoy:
             wasm=wasm,
             plugin_config=plugin_config,
             failure_policy=failure_policy,
+            base=base,
         )
         self.config_path = write_config(self.cfg, self.dir / "envoy.yaml")
         self.log = self.dir / "envoy.log"
@@ -390,6 +396,25 @@ class Envoy:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
+    def pid(self) -> int:
+        """The Envoy process itself (func-e's child), for memory measurements."""
+        assert self.proc is not None
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                # "pid (comm) state ppid ...": comm may contain spaces, so split after ")".
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == self.proc.pid:
+                return int(stat.parent.name)
+        raise HarnessError(f"envoy[{self.name}]: no child of func-e ({self.proc.pid})")
+
+    def rss_bytes(self, pid: int | None = None) -> int:
+        """Current resident set size of the Envoy process (VmRSS)."""
+        status = Path(f"/proc/{pid or self.pid()}/status").read_text()
+        (kib,) = [line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")]
+        return int(kib) * 1024
+
     def stop(self) -> None:
         self._admin.close()
         if self.proc is not None:
@@ -400,6 +425,26 @@ class Envoy:
 
     def log_tail(self, lines: int = 120) -> str:
         return _tail(self.log, lines)
+
+    def access_log(self, marker: str, count: int, timeout: float = 30.0) -> list[dict]:
+        """The JSON access-log lines (written to stdout, so into the log file) whose `path`
+        contains `marker`, waiting until `count` are there: Envoy flushes access logs every
+        few seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = []
+            for line in self.log_text().splitlines():
+                if not line.startswith("{"):
+                    continue
+                try:
+                    entry = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if marker in str(entry.get("path")):
+                    found.append(entry)
+            if len(found) >= count or time.monotonic() > deadline:
+                return found
+            time.sleep(0.5)
 
     # --- admin -------------------------------------------------------------------------------
 
