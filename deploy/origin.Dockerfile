@@ -5,7 +5,7 @@
 #
 # Two stages: the Rust workspace builds the `origin` binary, a slim Debian of the same release
 # runs it (same glibc). The build context is limited by deploy/origin.Dockerfile.dockerignore
-# (BuildKit reads it instead of a root .dockerignore) to the workspace manifests and the four
+# (BuildKit reads it instead of a root .dockerignore) to the workspace manifests and the five
 # member crates: cargo needs every member's manifest and targets to load the workspace.
 
 # RUST_VERSION of the build stage's toolchain (the workspace needs >= 1.87).
@@ -20,6 +20,7 @@ COPY engine ./engine
 COPY filter ./filter
 COPY cli ./cli
 COPY origin ./origin
+COPY web ./web
 # Registry and target dir as cache mounts: a rebuild after a source change recompiles only
 # the changed crates. The binary is copied out of the cache mount, which the next stage cannot see.
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
