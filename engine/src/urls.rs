@@ -171,7 +171,9 @@ pub fn title_suffix(title: Option<&str>) -> String {
     }
     let mut out = String::with_capacity(t.len() + 3);
     out.push_str(" \"");
-    for c in t.chars() {
+    // Control characters are invisible and would reach the output raw (white space is
+    // already folded above).
+    for c in t.chars().filter(|c| !c.is_control()) {
         if matches!(c, '"' | '\\') {
             out.push('\\');
         }

@@ -58,14 +58,10 @@ fn saved_crashes_keep_every_invariant() {
     );
 }
 
-/// Open engine findings, replayed strictly. Each input here passes the tolerant fuzz
-/// invariants but shows a control character the engine should have removed
-/// (docs/SECURITY.md "Fuzzing"): a CR from `&#13;` inside `<pre>`, and C0/DEL from
-/// attribute text: image `alt`, link/image `title` (`urls::title_suffix`) and an embed's
-/// `title`. Once fixed, move the files up one directory and drop the tolerance in
-/// `fuzz/src/engine.rs`.
+/// Findings of the first fuzzing session, fixed since and replayed strictly: a CR from
+/// `&#13;` inside `<pre>` (now a line break), and C0/DEL from attribute text: image `alt`,
+/// link/image `title` (`urls::title_suffix`) and an embed's `title` (now removed).
 #[test]
-#[ignore = "open engine findings (fuzz/regressions/engine_convert/open/): CR in <pre>, controls in alt/title text"]
 fn open_findings_are_fixed() {
     let n = replay(
         &fuzz_dir().join("regressions/engine_convert/open"),

@@ -980,7 +980,16 @@ impl Renderer<'_> {
         let mut lines = Vec::with_capacity(code.len() / 32 + 2);
         let open = format!("{fence}{}", pre.lang);
         lines.push(open.as_str());
-        lines.extend(code.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)));
+        // A CR (`&#13;`; the parser already turned source CRs into LF) is a line break to
+        // a browser and to a Markdown reader alike: make it one, not a raw control character.
+        let normalized;
+        let code = if code.contains('\r') {
+            normalized = code.replace("\r\n", "\n").replace('\r', "\n");
+            normalized.as_str()
+        } else {
+            code
+        };
+        lines.extend(code.split('\n'));
         lines.push(fence.as_str());
         self.w.code_block(&lines);
     }
@@ -1000,7 +1009,7 @@ impl Renderer<'_> {
         let Some(src) = src.and_then(|s| self.urls.image(s)) else {
             return;
         };
-        let alt = dom.attr(id, Attr::Alt).unwrap_or("");
+        let alt = strip_controls(dom.attr(id, Attr::Alt).unwrap_or(""));
         if self.code > 0 {
             return;
         }
@@ -1041,10 +1050,8 @@ impl Renderer<'_> {
         if self.code > 0 || self.links > 0 {
             return;
         }
-        let title = dom
-            .attr(id, Attr::Title)
-            .map(str::trim)
-            .filter(|t| !t.is_empty());
+        let title = dom.attr(id, Attr::Title).map(strip_controls);
+        let title = title.as_deref().map(str::trim).filter(|t| !t.is_empty());
         let mut text = String::from(label);
         if let Some(t) = title {
             text.push_str(": ");
