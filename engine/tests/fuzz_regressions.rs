@@ -50,32 +50,20 @@ fn committed_corpus_keeps_every_invariant() {
     assert!(n >= 60, "only {n} corpus files found");
 }
 
+/// Fixed findings, replayed: a CR from `&#13;` inside `<pre>` (now a line break); C0/DEL
+/// from attribute text: image `alt`, link/image `title` (`urls::title_suffix`) and an
+/// embed's `title` (now removed); and fenced code read as Markdown (raw HTML, `javascript:`
+/// links) when the fence sat in a list item nested over 24 levels (continuation lines were
+/// indented for fewer levels than the marker line had markers: `deep-list-fence-*`), or in
+/// an ordered item not numbered 1 right under paragraph text, which CommonMark reads as
+/// paragraph text (`empty-first-item-*`, `nested-ol-start-3`).
 #[test]
 fn saved_crashes_keep_every_invariant() {
-    replay(
+    let n = replay(
         &fuzz_dir().join("regressions/engine_convert"),
         fuzz_engine::check,
     );
-}
-
-/// Findings of the first fuzzing session, fixed since and replayed strictly: a CR from
-/// `&#13;` inside `<pre>` (now a line break), and C0/DEL from attribute text: image `alt`,
-/// link/image `title` (`urls::title_suffix`) and an embed's `title` (now removed).
-#[test]
-fn open_findings_are_fixed() {
-    let n = replay(
-        &fuzz_dir().join("regressions/engine_convert/open"),
-        fuzz_engine::check_strict,
-    );
-    assert!(n > 0);
-}
-
-#[test]
-fn open_findings_still_pass_the_tolerant_invariants() {
-    replay(
-        &fuzz_dir().join("regressions/engine_convert/open"),
-        fuzz_engine::check,
-    );
+    assert!(n >= 13, "only {n} saved crashes found");
 }
 
 #[test]
@@ -171,4 +159,16 @@ fn invariants_reject_what_they_should() {
     let mut stale = with("y\n");
     stale.etag = out.etag.clone();
     assert!(fuzz_engine::check_output(&stale, &no_fm).is_err());
+}
+
+/// Replay any directory, e.g. the scratch corpus `make fuzz` grew or its crash artifacts,
+/// after an engine change:
+/// `FUZZ_REPLAY_DIR=fuzz/work/corpus/engine_convert cargo test --release -p agent-markdown
+/// --test fuzz_regressions -- --ignored`
+#[test]
+#[ignore = "needs FUZZ_REPLAY_DIR"]
+fn replay_dir_from_env() {
+    let dir = std::env::var_os("FUZZ_REPLAY_DIR").expect("set FUZZ_REPLAY_DIR");
+    let n = replay(Path::new(&dir), fuzz_engine::check);
+    eprintln!("{n} inputs replayed");
 }

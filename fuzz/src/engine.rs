@@ -109,34 +109,11 @@ pub fn decode_case(data: &[u8]) -> Case<'_> {
 /// deterministic; larger ones once, to keep the fuzzer fast.
 const DETERMINISM_CHECK_BYTES: usize = 8192;
 
-/// Convert one fuzz input and check every invariant, tolerating the open findings (see
-/// [`Strictness`]). `Err` describes the first violation.
+/// Convert one fuzz input and check every invariant. `Err` describes the first violation.
 pub fn check(data: &[u8]) -> Result<(), String> {
-    check_with(data, Strictness::TolerateOpenFindings)
-}
-
-/// [`check`] without tolerance: what every input must pass once the open findings are
-/// fixed (replayed, ignored until then, over `fuzz/regressions/engine_convert/open/`).
-pub fn check_strict(data: &[u8]) -> Result<(), String> {
-    check_with(data, Strictness::Strict)
-}
-
-/// Control characters the engine still lets through, found by fuzzing and reported, not
-/// yet fixed in `engine/src`. Tolerating exactly these keeps the fuzzer looking for
-/// everything else instead of rediscovering them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Strictness {
-    Strict,
-    /// Allows a CR anywhere (`&#13;` inside `<pre>` keeps it) and any control character
-    /// inside a link or image: text taken from attributes (image `alt`, link and image
-    /// `title`, the `title` of an embed's link) is not filtered like text nodes are.
-    TolerateOpenFindings,
-}
-
-fn check_with(data: &[u8], strictness: Strictness) -> Result<(), String> {
     let case = decode_case(data);
     let out = convert(case.html, &case.opts);
-    check_output_with(&out, &case.opts, strictness)?;
+    check_output(&out, &case.opts)?;
     if case.html.len() <= DETERMINISM_CHECK_BYTES {
         let again = convert(case.html, &case.opts);
         if again != out {
@@ -149,12 +126,8 @@ fn check_with(data: &[u8], strictness: Strictness) -> Result<(), String> {
     Ok(())
 }
 
-/// The invariants of one [`Output`], strictly.
+/// The invariants of one [`Output`].
 pub fn check_output(out: &Output, opts: &Options) -> Result<(), String> {
-    check_output_with(out, opts, Strictness::Strict)
-}
-
-fn check_output_with(out: &Output, opts: &Options, strictness: Strictness) -> Result<(), String> {
     let md = out.markdown.as_str();
     if !is_etag(&out.etag) {
         return Err(format!("malformed etag {:?}", out.etag));
@@ -176,24 +149,13 @@ fn check_output_with(out: &Output, opts: &Options, strictness: Strictness) -> Re
         return Err(format!("output must end with exactly one newline:\n{md:?}"));
     }
     // SECURITY.md: C0 (except tab and newline), DEL and C1 never reach the output.
-    let is_bad = |c: char| c.is_control() && !matches!(c, '\n' | '\t');
-    if md.contains(is_bad) {
-        let tolerated = match strictness {
-            Strictness::Strict => Vec::new(),
-            Strictness::TolerateOpenFindings => link_and_image_spans(md),
-        };
-        let open_finding = |at: usize, c: char| {
-            strictness == Strictness::TolerateOpenFindings
-                && (c == '\r' || tolerated.iter().any(|r| r.contains(&at)))
-        };
-        if let Some((at, c)) = md
-            .char_indices()
-            .find(|&(at, c)| is_bad(c) && !open_finding(at, c))
-        {
-            return Err(format!(
-                "control character {c:?} at byte {at} of the output:\n{md:?}"
-            ));
-        }
+    if let Some((at, c)) = md
+        .char_indices()
+        .find(|&(_, c)| c.is_control() && !matches!(c, '\n' | '\t'))
+    {
+        return Err(format!(
+            "control character {c:?} at byte {at} of the output:\n{md:?}"
+        ));
     }
     if !opts.front_matter && md.lines().next().map(str::trim_end) == Some("---") {
         return Err(format!(
@@ -201,17 +163,6 @@ fn check_output_with(out: &Output, opts: &Options, strictness: Strictness) -> Re
         ));
     }
     check_markdown_events(md)
-}
-
-/// Byte ranges of the links and images (where attribute text goes).
-fn link_and_image_spans(md: &str) -> Vec<std::ops::Range<usize>> {
-    Parser::new_ext(md, gfm())
-        .into_offset_iter()
-        .filter_map(|(event, range)| match event {
-            Event::Start(Tag::Link { .. } | Tag::Image { .. }) => Some(range),
-            _ => None,
-        })
-        .collect()
 }
 
 fn gfm() -> MdOptions {

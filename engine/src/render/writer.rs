@@ -25,11 +25,13 @@ enum Prefix {
     /// from the block before it belongs outside the quote.
     Quote { started: bool },
     /// `pending`: the marker is not written yet. `blank`: a blank line is owed before the
-    /// marker line (first item of a list that follows another block).
+    /// marker line (first item of a list that follows another block). `sibling`: it directly
+    /// follows a written item of the same list, so its marker continues that list.
     Item {
         marker: String,
         pending: bool,
         blank: bool,
+        sibling: bool,
     },
 }
 
@@ -40,6 +42,11 @@ pub struct Writer {
     pub space: Space,
     prefixes: Vec<Prefix>,
     blank_pending: bool,
+    /// The last line written is paragraph text, which a following line may continue.
+    after_paragraph: bool,
+    /// Depth and output length where an item whose marker was written was closed: an item
+    /// opened right there at the same depth is its sibling.
+    closed_item: Option<(usize, usize)>,
     /// Inside table cells: `|` is escaped.
     pub in_table: u32,
     /// Inside link text: brackets are escaped.
@@ -67,6 +74,8 @@ impl Writer {
             space: Space::Suppressed,
             prefixes: Vec::new(),
             blank_pending: false,
+            after_paragraph: false,
+            closed_item: None,
             in_table: 0,
             in_link: 0,
             last_em: None,
@@ -390,14 +399,30 @@ impl Writer {
     /// Write the blank line owed before a new block, unless this is the first block of a list
     /// item (it goes right after the marker) or of the document.
     fn separate(&mut self) {
-        // Blocks owed before an item's first content (empty wrappers) do not count: the
-        // item decided at its start whether a blank line precedes it.
-        let owed = match self.prefixes.last_mut() {
-            Some(Prefix::Item {
-                pending: true,
-                blank,
-                ..
-            }) => std::mem::take(blank),
+        // The first marker line to be written decides: blocks owed before an item's first
+        // content (empty wrappers) do not count, the item decided at its start whether a blank
+        // line precedes it. And a list item that CommonMark does not let interrupt a paragraph
+        // (ordered, not numbered 1) would be read as paragraph text, taking its content with
+        // it (a fence in it would turn code into live Markdown): a blank line goes first.
+        let n = self.prefixes.len();
+        let first_marker = self
+            .prefixes
+            .iter_mut()
+            .enumerate()
+            .find(|(i, p)| writes_at(*i, n) && matches!(p, Prefix::Item { pending: true, .. }));
+        let owed = match first_marker {
+            Some((
+                _,
+                Prefix::Item {
+                    marker,
+                    blank,
+                    sibling,
+                    ..
+                },
+            )) => {
+                std::mem::take(blank)
+                    || (!*sibling && self.after_paragraph && !can_interrupt_paragraph(marker))
+            }
             _ => self.blank_pending,
         };
         if owed && !self.out.is_empty() {
@@ -406,6 +431,7 @@ impl Writer {
             let trimmed = self.out[start..].trim_end().len();
             self.out.truncate(start + trimmed);
             self.out.push('\n');
+            self.after_paragraph = false;
         }
         self.blank_pending = false;
     }
@@ -413,7 +439,7 @@ impl Writer {
     fn write_prefix(&mut self, consume_marker: bool) {
         let n = self.prefixes.len();
         for (i, p) in self.prefixes.iter_mut().enumerate() {
-            if i >= MAX_PREFIX_DEPTH && i + 1 != n {
+            if !writes_at(i, n) {
                 continue;
             }
             match p {
@@ -431,7 +457,9 @@ impl Writer {
                     if *pending && consume_marker {
                         self.out.push_str(marker);
                         *pending = false;
-                    } else if i < MAX_PREFIX_DEPTH {
+                    } else {
+                        // Past the depth cap only the innermost prefix is written, on its
+                        // marker line and its continuation lines alike, so they stay one item.
                         for _ in 0..marker.len() {
                             self.out.push(' ');
                         }
@@ -449,6 +477,7 @@ impl Writer {
         let trimmed = self.out.trim_end_matches([' ', '\t']).len();
         self.out.truncate(trimmed);
         self.out.push('\n');
+        self.after_paragraph = false;
     }
 
     /// A block of lines written verbatim (code block content, table rows).
@@ -470,6 +499,7 @@ impl Writer {
             self.out.push_str(l);
             self.out.push('\n');
         }
+        self.after_paragraph = false;
         self.end_block();
     }
 
@@ -522,6 +552,7 @@ impl Writer {
                 None => self.line(line),
             }
         }
+        self.after_paragraph = true;
         para.clear();
         self.inline = para;
         self.space = Space::Suppressed;
@@ -536,15 +567,29 @@ impl Writer {
 
     pub fn push_item(&mut self, marker: String) {
         let blank = std::mem::take(&mut self.blank_pending);
+        let sibling = self.closed_item == Some((self.prefixes.len(), self.out.len()));
         self.prefixes.push(Prefix::Item {
             marker,
             pending: true,
             blank,
+            sibling,
         });
     }
 
     pub fn pop_prefix(&mut self) {
-        self.prefixes.pop();
+        match self.prefixes.pop() {
+            Some(Prefix::Item { pending: false, .. }) => {
+                self.closed_item = Some((self.prefixes.len(), self.out.len()));
+            }
+            // An item that stayed empty writes nothing: the blank line it took over is still
+            // owed by whatever comes next.
+            Some(Prefix::Item {
+                pending: true,
+                blank,
+                ..
+            }) => self.blank_pending |= blank,
+            _ => {}
+        }
     }
 
     /// Finish: exactly one trailing newline, nothing for an empty document, and no closing
@@ -568,6 +613,19 @@ impl Writer {
         }
         self.out
     }
+}
+
+/// Whether the prefix at `i` of `n` is written: past the depth cap only the innermost one
+/// is, so hostile nesting stays linear in size.
+fn writes_at(i: usize, n: usize) -> bool {
+    i < MAX_PREFIX_DEPTH || i + 1 == n
+}
+
+/// CommonMark lets a list item interrupt a paragraph only if it is not empty (ours never
+/// are) and, when ordered, numbered 1.
+fn can_interrupt_paragraph(marker: &str) -> bool {
+    let digits = marker.bytes().take_while(u8::is_ascii_digit).count();
+    digits == 0 || marker.get(..digits) == Some("1")
 }
 
 /// CommonMark punctuation, approximated: ASCII punctuation and any other character that is
