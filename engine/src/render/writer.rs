@@ -97,11 +97,11 @@ impl Writer {
 
     /// Page text: collapse HTML whitespace, escape syntax.
     pub fn text(&mut self, s: &str) {
-        if s.starts_with([' ', '\t', '\n', '\r', '\x0c']) {
+        if s.as_bytes().first().is_some_and(|&b| is_html_space(b)) {
             self.note_lead_space();
         }
         let mut first = true;
-        for word in s.split([' ', '\t', '\n', '\r', '\x0c']) {
+        for word in html_words(s) {
             if !first && self.space == Space::None {
                 self.space = Space::Pending;
             }
@@ -120,7 +120,7 @@ impl Writer {
     /// Whitespace-collapsed text without Markdown escaping (inside code spans).
     pub fn raw_text(&mut self, s: &str) {
         let mut first = true;
-        for word in s.split([' ', '\t', '\n', '\r', '\x0c']) {
+        for word in html_words(s) {
             if !first && self.space == Space::None {
                 self.space = Space::Pending;
             }
@@ -615,6 +615,34 @@ impl Writer {
     }
 }
 
+/// HTML white space (ASCII only: U+00A0 and friends are text).
+fn is_html_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
+
+/// `s.split` at HTML white space, empty pieces included, cut on bytes: a char pattern
+/// decodes every character, and this runs over every text node.
+fn html_words(s: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    let mut bytes = s.bytes().enumerate();
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        for (i, b) in bytes.by_ref() {
+            if is_html_space(b) {
+                // White space is ASCII, so both ends are char boundaries.
+                let word = s.get(start..i).unwrap_or("");
+                start = i + 1;
+                return Some(word);
+            }
+        }
+        done = true;
+        Some(s.get(start..).unwrap_or(""))
+    })
+}
+
 /// Whether the prefix at `i` of `n` is written: past the depth cap only the innermost one
 /// is, so hostile nesting stays linear in size.
 fn writes_at(i: usize, n: usize) -> bool {
@@ -646,6 +674,23 @@ fn left_flanking(prev: Option<char>, next: Option<char>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn html_words_split_like_str_split() {
+        for s in [
+            "",
+            " ",
+            "a",
+            " a ",
+            "a  b",
+            "\tä\u{a0}b\r\nc\x0c",
+            "日本 語",
+            "x\n",
+        ] {
+            let want: Vec<&str> = s.split([' ', '\t', '\n', '\r', '\x0c']).collect();
+            assert_eq!(html_words(s).collect::<Vec<_>>(), want, "{s:?}");
+        }
+    }
 
     #[test]
     fn paragraphs_are_separated_by_one_blank_line() {
