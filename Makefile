@@ -1,6 +1,7 @@
 # Markdown for agents, inside Envoy.
 #
 #   make run        set up, build, start two origins + Envoy (Ctrl-C stops); ORIGIN_ROOT=dir to serve your pages
+#                   ENVOY_CONFIG=envoy/envoy.cache.yaml: with Envoy's HTTP cache in front of the filter
 #   make test       set up, unit tests, build, make validate, integration tests against real Envoy
 #   make build      release wasm filter + origin + md-convert
 #   make lint       rustfmt check + clippy (native and wasm32-wasip1), warnings are errors
@@ -13,6 +14,8 @@
 #   make test-browser  the playground in headless Chromium vs md-convert (part of make test)
 #   make bench      criterion + k6 load tests through Envoy with/without the filter; regenerates
 #                   docs/BENCHMARKS.md (~25 min; BENCH_QUICK=1 smoke pass, BENCH_DURATION=10s per cell)
+#   make bench-cache  envoy/envoy.cache.yaml vs envoy/envoy.yaml: cache hit/miss/HTML latency
+#                   (p50/p95/p99), the HTTP cache section of docs/BENCHMARKS.md (~2 min)
 #   make soak       k6 soak, mixed traffic (SOAK_DURATION=10m): 0 failed checks, Envoy RSS slope;
 #                   recorded in docs/BENCHMARKS.md
 #   make fuzz       cargo-fuzz targets (fuzz/; nightly + cargo-fuzz installed if missing), each for
@@ -139,6 +142,13 @@ bench: setup build
 
 soak: setup build
 	.venv/bin/python scripts/bench.py soak
+
+# Cache hits against misses and no cache, one keep-alive client (scripts/bench.py cache; no k6).
+# run.sh and bench.py take ENVOY_CONFIG / CARGO_TARGET_DIR from the environment (make exports
+# command-line variables), so `make run ENVOY_CONFIG=...` needs nothing more here.
+.PHONY: bench-cache
+bench-cache: setup build
+	.venv/bin/python scripts/bench.py cache
 
 # k6 inspect (or node --check) of bench/k6/*.js; installs nothing, skips when neither is there.
 bench-check:

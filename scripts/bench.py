@@ -8,6 +8,9 @@
     bench.py soak     the k6 soak with RSS sampling; .run/soak/soak.json and the Soak section of
                       docs/BENCHMARKS.md (kept by `run`/`report`)
     bench.py check    `k6 inspect` of every bench/k6 script when k6 is installed (cheap)
+    bench.py cache    envoy/envoy.cache.yaml against envoy/envoy.yaml: cache hit, miss and HTML
+                      latency; .run/bench-cache/cache.json and the HTTP cache section of
+                      docs/BENCHMARKS.md (kept by `run`/`report`; BENCH_CACHE_REQUESTS=300)
 
 Knobs (environment):
     BENCH_DURATION=10s          length of each k6 cell
@@ -1078,6 +1081,352 @@ def cmd_check(_: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------------------------
+# `cache`: envoy/envoy.cache.yaml, hits against misses (docs/DEPLOYMENT.md, "HTTP cache")
+
+CACHE_BEGIN = "<!-- cache:begin -->"
+CACHE_END = "<!-- cache:end -->"
+CACHE_OUT = REPO / ".run/bench-cache"
+# The page of test_cache.py's latency test and docs/DEPLOYMENT.md, and the matrix's large page.
+CACHE_PAGES = ("docs/docusaurus-routing.html", PAGES["large"].lstrip("/"))
+# Corpus files carry no Cache-Control and the cache stores only responses with explicit
+# freshness, so every request goes through the origin's headers endpoint, which adds one.
+CACHE_FRESH = "Cache-Control:max-age%3D600"
+
+
+class CacheEnvoy(Envoy):
+    """An Envoy from envoy/envoy.cache.yaml, derived like Envoy's (ports and paths only)."""
+
+    def write_config(self, workdir: Path, origin_ports: list[int]) -> Path:
+        sys.path.insert(0, str(REPO / "tests/integration"))
+        from harness import CACHE_YAML, derive_config, write_config
+
+        cfg = derive_config(
+            http_port=self.http_port,
+            https_port=self.https_port,
+            admin_port=self.admin_port,
+            origin_ports=origin_ports,
+            wasm=WASM,
+            base=CACHE_YAML,
+        )
+        return write_config(cfg, workdir / f"envoy-{self.name}.yaml")
+
+
+def admin_stats(admin_port: int, pattern: str) -> dict[str, int]:
+    _, _, body = http_get(
+        f"http://127.0.0.1:{admin_port}/stats?format=json&filter="
+        + urllib.parse.quote(pattern),
+        {},
+    )
+    stats = json.loads(body).get("stats", [])
+    return {s["name"]: int(s["value"]) for s in stats if "name" in s and "value" in s}
+
+
+def cpu_snapshot() -> tuple[int, dict[int, tuple[str, int]]]:
+    """(busy ticks of all CPUs, {pid: (name, utime + stime in ticks)} of every process)."""
+    # /proc/stat "cpu": user nice system idle iowait irq softirq steal ...
+    f = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    busy = f[0] + f[1] + f[2] + f[5] + f[6] + f[7]
+    out = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            comm, _, rest = (d / "stat").read_text().rpartition(")")
+            f = rest.split()
+            out[int(d.name)] = (comm.partition("(")[2], int(f[11]) + int(f[12]))
+        except (OSError, IndexError, ValueError):
+            continue
+    return busy, out
+
+
+def busy_others(
+    a: tuple[int, dict[int, tuple[str, int]]], seconds: float, ours: set[int]
+) -> tuple[float, list[str]]:
+    """Cores kept busy over the `seconds` since snapshot `a` by processes other than `ours`
+    (the machine is shared): all CPU time minus ours. Also the other processes that used over
+    20% of a core, as far as they were alive at the end."""
+    b = cpu_snapshot()
+    ticks = os.sysconf("SC_CLK_TCK") * seconds
+    delta = {pid: (name, t - a[1].get(pid, (name, 0))[1]) for pid, (name, t) in b[1].items()}
+    mine = sum(t for pid, (_, t) in delta.items() if pid in ours)
+    use = sorted(((n, t / ticks) for pid, (n, t) in delta.items() if pid not in ours),
+                 key=lambda x: -x[1])
+    others = max(0.0, (b[0] - a[0] - mine) / ticks)
+    return others, [f"{n} {u * 100:.0f}%" for n, u in use if u > 0.2]
+
+
+def percentile(sorted_ms: list[float], p: int) -> float:
+    """Nearest-rank percentile of a sorted, non-empty list."""
+    return sorted_ms[max(1, (len(sorted_ms) * p + 99) // 100) - 1]
+
+
+def cmd_cache(_: argparse.Namespace) -> int:
+    check_artifacts()
+    CACHE_OUT.mkdir(parents=True, exist_ok=True)
+    n = env_int("BENCH_CACHE_REQUESTS", 300)
+    if n < 1:
+        sys.exit("bench: BENCH_CACHE_REQUESTS must be at least 1")
+    warm = 20
+    base = env_int("BENCH_PORT_BASE", 18000)
+    result: dict[str, Any] = {
+        "env": environment(None),
+        "requests": n,
+        "warm_up": warm,
+        "pages": {},
+    }
+    procs = Procs()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    failures: list[str] = []
+    try:
+        origin_ports = [base + 3081, base + 3082]
+        origin = start_origin(procs, CACHE_OUT, origin_ports, None)
+        plain = Envoy("plain", base + 3000, 2, None)
+        cached = CacheEnvoy("cache", base + 4000, 2, None)
+        plain.start(procs, CACHE_OUT, origin_ports)
+        cached.start(procs, CACHE_OUT, origin_ports)
+        result["commands"] = {
+            "origin": shlex.join(origin.argv).replace(str(REPO) + "/", ""),  # type: ignore[attr-defined]
+            "plain": shlex.join(plain.argv).replace(str(REPO) + "/", ""),
+            "cache": shlex.join(cached.argv).replace(str(REPO) + "/", ""),
+        }
+        start, t0 = cpu_snapshot(), time.monotonic()
+        for page in CACHE_PAGES:
+            log(f"cache: {page}, {n} rounds")
+            result["pages"][page] = cache_page(page, n, warm, plain, cached, failures)
+        ours = {os.getpid(), *(p.pid for p in procs.procs)}
+        result["busy_cores"], result["busy"] = busy_others(start, time.monotonic() - t0, ours)
+    finally:
+        procs.stop_all()
+    result["env"]["loadavg_end"] = loadavg()
+    result["failures"] = failures
+    (CACHE_OUT / "cache.json").write_text(json.dumps(result, indent=1))
+    write_cache_section(render_cache(result))
+    for page, p in result["pages"].items():
+        k = p["kinds"]
+        log(
+            f"{page}: p50 hit {ms(k['hit']['p50_ms'])} ms, miss {ms(k['miss']['p50_ms'])} ms, "
+            f"no cache {ms(k['plain_md']['p50_ms'])} ms"
+        )
+    log(f"{len(failures)} failed checks; {DOC.relative_to(REPO)} (HTTP cache section) updated")
+    for f in failures[:20]:
+        print(f"  {f}")
+    return 1 if failures else 0
+
+
+def cache_page(
+    page: str, n: int, warm: int, plain: Envoy, cached: Envoy, failures: list[str]
+) -> dict:
+    path = f"/_test/headers?file={urllib.parse.quote(page)}&h={CACHE_FRESH}"
+    run = time.monotonic_ns()  # a fresh key space per run: misses never hit an older entry
+    sys.path.insert(0, str(REPO / "tests/integration"))
+    from harness import KeepAliveClient
+
+    c_conn, p_conn = KeepAliveClient(cached.http_port), KeepAliveClient(plain.http_port)
+    md, html = "text/markdown", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"
+    # kind: (connection, path of round i, Accept, Markdown?, served from the cache?)
+    kinds = {
+        "hit": (c_conn, lambda i: f"{path}&k={run}-hit", md, True, True),
+        "miss": (c_conn, lambda i: f"{path}&k={run}-{i}", md, True, False),
+        "plain_md": (p_conn, lambda i: path, md, True, False),
+        "cache_html": (c_conn, lambda i: f"{path}&k={run}-hit", html, False, False),
+        "plain_html": (p_conn, lambda i: path, html, False, False),
+    }
+    times: dict[str, list[float]] = {k: [] for k in kinds}
+    sizes: dict[str, int] = {}
+
+    def one(kind: str, i: int, record: bool) -> None:
+        conn, target, accept, want_md, want_hit = kinds[kind]
+        t0 = time.perf_counter()
+        status, headers, body = conn.get(target(i), accept)
+        elapsed = (time.perf_counter() - t0) * 1000
+        ct = headers.get("content-type", "")
+        hit = headers.get("age", "").isdigit()
+        if status != 200 or ct.startswith("text/markdown") != want_md or hit != want_hit:
+            failures.append(f"{page} {kind} #{i}: {status} {ct!r} age={headers.get('age')}")
+        if record:
+            times[kind].append(elapsed)
+            sizes["markdown" if want_md else "html"] = len(body)
+
+    def origin_requests() -> int:
+        return admin_stats(cached.admin_port, r"^cluster\.origin\.upstream_rq_total$").get(
+            "cluster.origin.upstream_rq_total", 0
+        )
+
+    try:
+        # Store the entry the hits read, then warm up V8, connections and buffers (negative
+        # round numbers: misses there never reuse a measured URL).
+        status, headers, _ = c_conn.get(kinds["hit"][1](0), md)
+        if status != 200 or "age" in headers:
+            failures.append(f"{page}: storing the hit entry: {status}, age={headers.get('age')}")
+        for i in range(warm):
+            for kind in kinds:
+                one(kind, -1 - i, False)
+        events = r"^cache\.event\..*event_type\.(hit|miss|uncacheable)$"
+        before_origin, before_events = origin_requests(), admin_stats(cached.admin_port, events)
+        # Round-robin, rotating the order: noise from the shared machine hits every kind alike.
+        order = list(kinds)
+        for i in range(n):
+            for kind in order[i % len(order) :] + order[: i % len(order)]:
+                one(kind, i, True)
+        after_events = admin_stats(cached.admin_port, events)
+        origin_delta = origin_requests() - before_origin
+    finally:
+        c_conn.close()
+        p_conn.close()
+    events_delta = {
+        k.rsplit(".", 1)[1]: v - before_events.get(k, 0) for k, v in after_events.items()
+    }
+    # Misses and HTML requests reach the origin once each; hits never.
+    expected = len(times["miss"]) + len(times["cache_html"])
+    if origin_delta != expected:
+        failures.append(f"{page}: {origin_delta} origin requests, expected {expected}")
+    out: dict[str, Any] = {
+        "html_bytes": (CORPUS / page).stat().st_size,
+        "markdown_bytes": sizes.get("markdown"),
+        "origin_requests": origin_delta,
+        "origin_requests_expected": expected,
+        "cache_events": events_delta,
+        "kinds": {},
+    }
+    for kind, ts in times.items():
+        s = sorted(ts)
+        out["kinds"][kind] = {
+            "n": len(s),
+            "p50_ms": percentile(s, 50),
+            "p95_ms": percentile(s, 95),
+            "p99_ms": percentile(s, 99),
+            "mean_ms": sum(s) / len(s),
+        }
+    return out
+
+
+CACHE_ROWS = (
+    ("hit", "Markdown, cache hit", "`envoy.cache.yaml`"),
+    ("miss", "Markdown, cache miss (fetch + convert + store)", "`envoy.cache.yaml`"),
+    ("plain_md", "Markdown, no cache (fetch + convert)", "`envoy.yaml`"),
+    ("cache_html", "HTML (bypasses the cache: never stored)", "`envoy.cache.yaml`"),
+    ("plain_html", "HTML", "`envoy.yaml`"),
+)
+
+
+def render_cache(r: dict) -> str:
+    env = r.get("env") or {}
+    cmds = r.get("commands") or {}
+    busy_top = ", ".join(r.get("busy") or []) or "none over 20% of a core"
+    lines = [
+        CACHE_BEGIN,
+        "## HTTP cache",
+        "",
+        f"`make bench-cache` on {env.get('date')}, commit `{str(env.get('commit'))[:12]}`"
+        f"{' (uncommitted changes)' if env.get('dirty') else ''}: `envoy/envoy.cache.yaml` "
+        "(Envoy's in-memory cache in front of the filter, docs/DEPLOYMENT.md \"HTTP cache\") "
+        "against `envoy/envoy.yaml`, both derived like the Envoys above (ports and paths only), "
+        f"`--concurrency 2`, unpinned, sharing the machine's {env.get('cores')} cores with the "
+        f"origin, the client and whatever else runs. Machine load: load average "
+        f"{' '.join(env.get('loadavg_start', []))} at the start, "
+        f"{' '.join(env.get('loadavg_end', []))} at the end; during the measurement "
+        f"other processes kept {fmt(r.get('busy_cores'), 1)} of the {env.get('cores')} cores "
+        f"busy ({busy_top}).",
+        "",
+        f"One Python client with one HTTP/1.1 keep-alive connection per Envoy (TCP_NODELAY, "
+        f"`Accept-Encoding: identity`), {r.get('requests')} rounds after {r.get('warm_up')} "
+        "warm-up rounds; each round sends one request of every kind below, in rotating order, "
+        "so the shared machine's noise falls on all rows alike. Latency = request sent to last "
+        "body byte. The corpus files carry no `Cache-Control` and only responses with explicit "
+        "freshness are stored, so every URL is the origin's "
+        f"`/_test/headers?file=<page>&h={CACHE_FRESH}`; a miss uses a fresh URL each time (an "
+        "extra `k=` parameter), a hit repeats one URL stored during the warm-up. HTML uses a "
+        "browser `Accept`. Every hit carried `age`, no other response did, and the origin "
+        "received exactly one request per miss and per HTML request on the cache Envoy (none "
+        "for hits), or the run fails.",
+        "",
+    ]
+    for page, p in (r.get("pages") or {}).items():
+        k = p.get("kinds") or {}
+        lines += [
+            f"**`corpus/{page}`** ({fmt(p.get('html_bytes'), 0)} bytes of HTML, "
+            f"{fmt(p.get('markdown_bytes'), 0)} bytes of Markdown):",
+            "",
+            table(
+                ["request", "config", "p50 ms", "p95 ms", "p99 ms", "n"],
+                [
+                    [
+                        label,
+                        cfg,
+                        ms(k[kind]["p50_ms"]),
+                        ms(k[kind]["p95_ms"]),
+                        ms(k[kind]["p99_ms"]),
+                        str(k[kind]["n"]),
+                    ]
+                    for kind, label, cfg in CACHE_ROWS
+                    if kind in k
+                ],
+                right={2, 3, 4, 5},
+            ),
+            "",
+        ]
+        hit, plain = k.get("hit", {}).get("p50_ms"), k.get("plain_md", {}).get("p50_ms")
+        ev = p.get("cache_events") or {}
+        speedup = f"Hit p50 = {plain / hit:.0f}× faster than no cache. " if hit and plain else ""
+        lines += [
+            speedup
+            + f"Origin requests on the cache Envoy: {p.get('origin_requests')} (expected "
+            f"{p.get('origin_requests_expected')}); cache_v2 events: hit {ev.get('hit', '–')}, "
+            f"miss {ev.get('miss', '–')}, uncacheable {ev.get('uncacheable', '–')} (HTML takes the "
+            "route with the cache switched off: no event).",
+            "",
+        ]
+    if r.get("failures"):
+        lines += [f"**{len(r['failures'])} failed checks**, e.g. `{r['failures'][0]}`.", ""]
+    lines += [
+        "Commands:",
+        "",
+        "```sh",
+        "make bench-cache    # = make setup build; .venv/bin/python scripts/bench.py cache",
+        cmds.get("origin", ""),
+        cmds.get("plain", ""),
+        cmds.get("cache", ""),
+        "```",
+        "",
+        "Raw numbers: `.run/bench-cache/cache.json`.",
+        CACHE_END,
+    ]
+    return "\n".join(lines)
+
+
+def existing_section(begin: str, end: str) -> str | None:
+    """The marked section of docs/BENCHMARKS.md (markers included), kept across `run`."""
+    try:
+        text = DOC.read_text()
+    except OSError:
+        return None
+    i, j = text.find(begin), text.find(end)
+    if i < 0 or j < i:
+        return None
+    return text[i : j + len(end)]
+
+
+def existing_cache() -> str | None:
+    return existing_section(CACHE_BEGIN, CACHE_END)
+
+
+def write_cache_section(block: str) -> None:
+    """Replace the section, else put it where write_doc does: before the Soak section."""
+    try:
+        text = DOC.read_text()
+    except OSError:
+        text = "# Benchmarks\n\nNo load-test run recorded yet: `make bench` writes this file.\n"
+    old = existing_cache()
+    if old:
+        text = text.replace(old, block)
+    elif SOAK_BEGIN in text:
+        text = text.replace(SOAK_BEGIN, block + "\n\n" + SOAK_BEGIN, 1)
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    DOC.write_text(text)
+
+
+# --------------------------------------------------------------------------------------------
 # The report
 
 
@@ -1727,14 +2076,7 @@ def render_soak(s: dict) -> str:
 
 
 def existing_soak() -> str | None:
-    try:
-        text = DOC.read_text()
-    except OSError:
-        return None
-    i, j = text.find(SOAK_BEGIN), text.find(SOAK_END)
-    if i < 0 or j < i:
-        return None
-    return text[i : j + len(SOAK_END)]
+    return existing_section(SOAK_BEGIN, SOAK_END)
 
 
 def write_soak_section(block: str) -> None:
@@ -1761,6 +2103,9 @@ def write_doc(r: dict) -> None:
             "No soak recorded yet: `make soak` (SOAK_DURATION=10m) fills this section.",
             SOAK_END,
         ]
+    )
+    cache = existing_cache() or "\n".join(
+        [CACHE_BEGIN, "## HTTP cache", "", "Not measured yet: `make bench-cache`.", CACHE_END]
     )
     page_rows = [
         [size, f"`corpus{p['path']}`", fmt(p["bytes"], 0), PAGE_NOTES[size]]
@@ -1804,7 +2149,8 @@ def write_doc(r: dict) -> None:
     doc = f"""# Benchmarks
 
 <!-- Generated by `make bench` (scripts/bench.py) from .run/bench/results.json; do not edit by
-hand: `make bench` rewrites everything except the Soak section, which `make soak` rewrites. -->
+hand: `make bench` rewrites everything except the Soak section, which `make soak` rewrites, and
+the HTTP cache section, which `make bench-cache` rewrites. -->
 
 Generated by `make bench` on {env.get("date")} from commit `{str(env.get("commit"))[:12]}`\
 {" (with uncommitted changes)" if env.get("dirty") else ""}. **All numbers come from one run** on a
@@ -1890,6 +2236,8 @@ both cores with k6 and the origin — so a 2-worker Envoy gets less than two cor
 ## Peer comparison
 
 {peer_section(r)}
+{cache}
+
 {soak}
 
 ## Exact commands
@@ -1927,6 +2275,7 @@ def main() -> int:
         ("report", cmd_report),
         ("soak", cmd_soak),
         ("check", cmd_check),
+        ("cache", cmd_cache),
     ):
         sub.add_parser(name).set_defaults(fn=fn)
     args = ap.parse_args()

@@ -660,3 +660,44 @@ def read_page(rel: str) -> bytes:
 
 def make_workdir() -> Path:
     return Path(tempfile.mkdtemp(prefix="md-integ-"))
+
+
+class KeepAliveClient:
+    """One HTTP/1.1 keep-alive connection (TCP_NODELAY, Content-Length bodies only), for
+    latency measurements: urllib and httpx cost more Python time per request than an Envoy
+    cache hit takes. Used by test_cache.py and scripts/bench.py."""
+
+    def __init__(self, port: int):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buf = b""
+
+    def get(self, path: str, accept: str) -> tuple[int, dict[str, str], bytes]:
+        self.sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: {accept}\r\n"
+            "Accept-Encoding: identity\r\n\r\n".encode()
+        )
+        while b"\r\n\r\n" not in self.buf:
+            self._recv()
+        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
+        lines = head.decode("latin-1").split("\r\n")
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if "content-length" not in headers:
+            raise RuntimeError(f"{path}: no Content-Length: {lines}")
+        length = int(headers["content-length"])
+        while len(self.buf) < length:
+            self._recv()
+        body, self.buf = self.buf[:length], self.buf[length:]
+        return int(lines[0].split()[1]), headers, body
+
+    def _recv(self) -> None:
+        chunk = self.sock.recv(1 << 20)
+        if not chunk:
+            raise ConnectionError("connection closed")
+        self.buf += chunk
+
+    def close(self) -> None:
+        self.sock.close()

@@ -13,13 +13,12 @@ What it must do, checked here over HTTP/1.1, h2c and h2 over TLS:
 
 Why the config looks the way it does (Envoy 1.40's cache filters cannot store `Vary: Accept`)
 is in its header comment. `test_hit_latency` measures hits against misses (run with `-s` to
-see the numbers; docs/DEPLOYMENT.md quotes them).
+see the numbers; `make bench-cache` records them in docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
 
 import hashlib
-import socket
 import statistics
 import time
 import uuid
@@ -29,7 +28,7 @@ import pytest
 
 import harness
 from checks import assert_converted
-from harness import MARKDOWN_CT, Envoy, MdConvert, Origins, Proxy
+from harness import MARKDOWN_CT, Envoy, KeepAliveClient, MdConvert, Origins, Proxy
 
 ORIGIN_RQ = "cluster.origin.upstream_rq_total"
 CONVERTED = "wasmcustom.markdown.converted"
@@ -350,43 +349,6 @@ def test_hit_and_miss_are_logged(ch1: Proxy, cache_envoy: Envoy, page: str) -> N
     assert len(inner) == 1 and inner[0]["markdown"] == "converted", lines
 
 
-class RawClient:
-    """A minimal HTTP/1.1 keep-alive client (one socket, Content-Length bodies only): httpx
-    costs several milliseconds of Python per request on a loaded machine, more than a hit."""
-
-    def __init__(self, port: int):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.buf = b""
-
-    def get(self, path: str, accept: str) -> tuple[int, dict[str, str], bytes]:
-        self.sock.sendall(
-            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: {accept}\r\n"
-            "Accept-Encoding: identity\r\n\r\n".encode()
-        )
-        while b"\r\n\r\n" not in self.buf:
-            self._recv()
-        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
-        lines = head.decode("latin-1").split("\r\n")
-        status = int(lines[0].split()[1])
-        headers = {k.strip().lower(): v.strip() for k, v in
-                   (line.split(":", 1) for line in lines[1:])}
-        length = int(headers["content-length"])
-        while len(self.buf) < length:
-            self._recv()
-        body, self.buf = self.buf[:length], self.buf[length:]
-        return status, headers, body
-
-    def _recv(self) -> None:
-        chunk = self.sock.recv(65536)
-        if not chunk:
-            raise ConnectionError("connection closed")
-        self.buf += chunk
-
-    def close(self) -> None:
-        self.sock.close()
-
-
 def p50_ms(fetch, n: int) -> float:
     times = []
     for i in range(n):
@@ -402,9 +364,9 @@ def test_hit_latency(cache_envoy: Envoy, envoy: Envoy, page: str) -> None:
     through envoy/envoy.yaml (no cache: fetched and converted every time). Run with -s to see
     the numbers."""
     n = 200
-    cached, plain = RawClient(cache_envoy.http_port), RawClient(envoy.http_port)
+    cached, plain = KeepAliveClient(cache_envoy.http_port), KeepAliveClient(envoy.http_port)
 
-    def get(client: RawClient, path: str) -> None:
+    def get(client: KeepAliveClient, path: str) -> None:
         status, headers, _ = client.get(path, "text/markdown")
         assert status == 200 and headers["content-type"] == MARKDOWN_CT
 
