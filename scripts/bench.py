@@ -273,6 +273,8 @@ class Envoy:
     workers: int
     cpus: str | None
     with_filter: bool = True
+    # The shipped config it is derived from (None: envoy/envoy.yaml).
+    base_yaml: Path | None = None
     proc: subprocess.Popen | None = None
     argv: list[str] = field(default_factory=list)
     rss_idle: dict[str, int] = field(default_factory=dict)
@@ -302,7 +304,7 @@ class Envoy:
     def write_config(self, workdir: Path, origin_ports: list[int]) -> Path:
         # The integration harness owns the envoy.yaml → runnable config derivation.
         sys.path.insert(0, str(REPO / "tests/integration"))
-        from harness import derive_config, http_filter_chains, write_config
+        from harness import ENVOY_YAML, derive_config, http_filter_chains, write_config
 
         cfg = derive_config(
             http_port=self.http_port,
@@ -310,6 +312,7 @@ class Envoy:
             admin_port=self.admin_port,
             origin_ports=origin_ports,
             wasm=WASM,
+            base=self.base_yaml or ENVOY_YAML,
         )
         if not self.with_filter:
             for chain in http_filter_chains(cfg):
@@ -1093,24 +1096,6 @@ CACHE_PAGES = ("docs/docusaurus-routing.html", PAGES["large"].lstrip("/"))
 CACHE_FRESH = "Cache-Control:max-age%3D600"
 
 
-class CacheEnvoy(Envoy):
-    """An Envoy from envoy/envoy.cache.yaml, derived like Envoy's (ports and paths only)."""
-
-    def write_config(self, workdir: Path, origin_ports: list[int]) -> Path:
-        sys.path.insert(0, str(REPO / "tests/integration"))
-        from harness import CACHE_YAML, derive_config, write_config
-
-        cfg = derive_config(
-            http_port=self.http_port,
-            https_port=self.https_port,
-            admin_port=self.admin_port,
-            origin_ports=origin_ports,
-            wasm=WASM,
-            base=CACHE_YAML,
-        )
-        return write_config(cfg, workdir / f"envoy-{self.name}.yaml")
-
-
 def admin_stats(admin_port: int, pattern: str) -> dict[str, int]:
     _, _, body = http_get(
         f"http://127.0.0.1:{admin_port}/stats?format=json&filter="
@@ -1181,7 +1166,7 @@ def cmd_cache(_: argparse.Namespace) -> int:
         origin_ports = [base + 3081, base + 3082]
         origin = start_origin(procs, CACHE_OUT, origin_ports, None)
         plain = Envoy("plain", base + 3000, 2, None)
-        cached = CacheEnvoy("cache", base + 4000, 2, None)
+        cached = Envoy("cache", base + 4000, 2, None, base_yaml=REPO / "envoy/envoy.cache.yaml")
         plain.start(procs, CACHE_OUT, origin_ports)
         cached.start(procs, CACHE_OUT, origin_ports)
         result["commands"] = {
