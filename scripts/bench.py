@@ -2185,6 +2185,13 @@ took {fmt(r.get("minutes"), 1)} minutes.
   the most load-independent cost measure; 100% = one core); k6 CPU % = k6's own CPU time over
   the cell (≈100% with k6 pinned to one core means the client, not Envoy, was the limit);
   RSS = Envoy's VmRSS from `/proc/<pid>/status`, sampled every 0.5 s.
+- **Machine speed is bimodal.** On this shared vCPU the same single-threaded work runs at two
+  speeds, switching every few seconds: `md-convert --bench` on the 1.2 MB page, 15 runs back to
+  back on an idle machine, gave 29.5–33 ms and 48–52 ms in blocks; in Envoy the page's
+  conversion time (access-log `markdown_us`) alternated between ~40 ms and ~70 ms in blocks of
+  ~30 requests. One 10 s cell can land in either mode, so a single cell's ratio against another
+  is only as good as that; compare CPU µs per request and repeat a cell before trusting a
+  difference under ~1.6×.
 
 Pages (paths on the origin = under `corpus/`):
 
