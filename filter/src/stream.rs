@@ -103,6 +103,10 @@ struct Pending {
     codings: Vec<Coding>,
     /// Buffered body length last reported by the host; `None` until a body callback.
     body_len: Option<usize>,
+    /// The headers of [`HTML_BODY_HEADERS`] and [`NOT_MODIFIED_DROPS`] the response has:
+    /// only these need a removal (each one a host call) when it is rewritten. The held map
+    /// cannot change meanwhile: filters nearer the client see it only after this one.
+    droppable: Vec<&'static str>,
 }
 
 /// State of one HTTP stream.
@@ -225,6 +229,12 @@ impl Stream {
                 Codings::Identity | Codings::Unsupported => Vec::new(),
             },
             body_len: None,
+            droppable: HTML_BODY_HEADERS
+                .iter()
+                .chain(NOT_MODIFIED_DROPS)
+                .copied()
+                .filter(|name| headers::has(&headers, name))
+                .collect(),
         });
         if end_of_stream {
             // Headers-only 200 (e.g. `Content-Length: 0`): there is no body buffer to
@@ -404,9 +414,9 @@ fn rewrite(
         None => {}
     }
     let edits = if not_modified {
-        not_modified_edits(&out)
+        not_modified_edits(&out, &pending.droppable)
     } else {
-        converted_edits(cfg, &out)
+        converted_edits(cfg, &out, &pending.droppable)
     };
     apply(host, &edits)?;
     host.add(Counter::BytesIn, to_u64(html.len()));
@@ -431,7 +441,9 @@ fn add_vary(host: &impl Host, headers: &[Header]) -> Result<(), HostError> {
 pub type Edit = (String, Option<Vec<u8>>);
 
 /// Header edits turning the held HTML response into the Markdown response.
-pub fn converted_edits(cfg: &Config, out: &Output) -> Vec<Edit> {
+/// `present`: which of the headers it would remove the response has (absent ones need no
+/// host call).
+pub fn converted_edits(cfg: &Config, out: &Output, present: &[&str]) -> Vec<Edit> {
     let mut edits: Vec<Edit> = vec![
         ("content-type".into(), Some(MARKDOWN_CONTENT_TYPE.into())),
         (
@@ -450,12 +462,17 @@ pub fn converted_edits(cfg: &Config, out: &Output) -> Vec<Edit> {
     if let Some(signal) = &cfg.content_signal {
         edits.push(("content-signal".into(), Some(signal.clone().into_bytes())));
     }
-    edits.extend(HTML_BODY_HEADERS.iter().map(|h| ((*h).to_owned(), None)));
+    edits.extend(
+        HTML_BODY_HEADERS
+            .iter()
+            .filter(|h| present.contains(h))
+            .map(|h| ((*h).to_owned(), None)),
+    );
     edits
 }
 
 /// Header edits turning the held HTML response into `304 Not Modified` for the Markdown.
-pub fn not_modified_edits(out: &Output) -> Vec<Edit> {
+pub fn not_modified_edits(out: &Output, present: &[&str]) -> Vec<Edit> {
     let mut edits: Vec<Edit> = vec![
         (":status".into(), Some(b"304".to_vec())),
         ("etag".into(), Some(out.etag.clone().into_bytes())),
@@ -464,6 +481,7 @@ pub fn not_modified_edits(out: &Output) -> Vec<Edit> {
         HTML_BODY_HEADERS
             .iter()
             .chain(NOT_MODIFIED_DROPS)
+            .filter(|h| present.contains(h))
             .map(|h| ((*h).to_owned(), None)),
     );
     edits

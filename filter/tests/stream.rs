@@ -33,6 +33,8 @@ struct Fake {
     conversions: RefCell<Vec<u64>>,
     clock: Cell<u64>,
     log_fields: RefCell<HashMap<String, String>>,
+    /// Response header edits (each one a host call in Envoy).
+    resp_writes: RefCell<Vec<String>>,
 }
 
 fn set(map: &RefCell<Vec<Header>>, name: &str, value: Option<&[u8]>) {
@@ -71,6 +73,7 @@ impl Host for Fake {
             !self.resp_released.get(),
             "response headers written after release"
         );
+        self.resp_writes.borrow_mut().push(name.to_owned());
         set(&self.resp, name, value);
         Ok(())
     }
@@ -127,6 +130,7 @@ struct Outcome {
     counters: HashMap<Counter, u64>,
     conversions: usize,
     log_fields: HashMap<String, String>,
+    response_writes: Vec<String>,
 }
 
 impl Outcome {
@@ -265,6 +269,7 @@ impl<'a> Exchange<'a> {
         let counters = host.counters.borrow().clone();
         let conversions = host.conversions.borrow().len();
         let log_fields = host.log_fields.borrow().clone();
+        let response_writes = host.resp_writes.borrow().clone();
         // Every response's access-log outcome names the one outcome counter it moved.
         let counted: Vec<String> = counters.keys().filter_map(|c| c.outcome()).collect();
         assert_eq!(counted.len(), 1, "outcome counters {counters:?}");
@@ -276,6 +281,7 @@ impl<'a> Exchange<'a> {
             counters,
             conversions,
             log_fields,
+            response_writes,
         }
     }
 }
@@ -334,6 +340,40 @@ fn md_get<'a>(
     req.extend_from_slice(extra_req);
     let resp = html_response(extra_resp);
     Exchange::new(&req, &as_refs(&resp), chunks)
+}
+
+#[test]
+fn only_headers_the_response_has_are_removed() {
+    // Every edit is a host call: headers the response lacks are not "removed".
+    let lean: Vec<(&str, &str)> = vec![(":status", "200"), ("content-type", "text/html")];
+    let o = Exchange::new(&[("accept", "text/markdown")], &lean, vec![PAGE]).run();
+    assert_eq!(o.count(Counter::Converted), 1);
+    let mut writes = o.response_writes.clone();
+    writes.sort();
+    assert_eq!(
+        writes,
+        [
+            "content-length",
+            "content-type",
+            "etag",
+            "vary",
+            "x-markdown-tokens"
+        ],
+    );
+    // With them present, each goes.
+    let o = md_get(
+        &[],
+        &[("content-encoding", "identity"), ("digest", "x")],
+        vec![PAGE],
+    )
+    .run();
+    for gone in ["accept-ranges", "content-md5", "digest", "content-encoding"] {
+        assert!(
+            o.response_writes.iter().any(|w| w == gone),
+            "{gone} not removed"
+        );
+        assert_eq!(o.header(gone), None);
+    }
 }
 
 #[test]
