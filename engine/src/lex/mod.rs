@@ -407,6 +407,17 @@ impl<S: TokenSink> Lexer<'_, S> {
         self.src.bytes.get(i).copied()
     }
 
+    /// The first position from `from` holding `a`, `b`, a CR or a NUL (the input length if
+    /// none): text before it is copied as is.
+    fn next_stop(&mut self, from: usize, a: u8, b: u8) -> usize {
+        let special = self.special.next(self.src.bytes, from);
+        self.src
+            .bytes
+            .get(from..special)
+            .and_then(|run| memchr2(a, b, run))
+            .map_or(special, |k| from + k)
+    }
+
     /// Append input `a..b` to `buf` with CR and CRLF as LF and NUL as U+FFFD.
     fn push_text(&mut self, buf: &mut Buf, a: usize, b: usize) {
         let mut a = a;
@@ -448,16 +459,8 @@ impl<S: TokenSink> Lexer<'_, S> {
     fn data(&mut self) -> bool {
         loop {
             let start = self.pos;
-            let special = self.special.next(self.src.bytes, start);
-            let hit = self
-                .src
-                .bytes
-                .get(start..special)
-                .and_then(|run| memchr2(b'<', b'&', run))
-                .map_or(special, |i| start + i);
-            let mut pending = mem::take(&mut self.pending);
-            pending.push_range(&self.src, start, hit);
-            self.pending = pending;
+            let hit = self.next_stop(start, b'<', b'&');
+            self.pending.push_range(&self.src, start, hit);
             self.pos = hit;
             match self.byte(hit) {
                 None => return false,
@@ -801,13 +804,7 @@ impl<S: TokenSink> Lexer<'_, S> {
     fn quoted_value(&mut self, mut i: usize, quote: u8) -> Option<(StrTendril, usize)> {
         let mut buf = Buf::Empty;
         loop {
-            let special = self.special.next(self.src.bytes, i);
-            let hit = self
-                .src
-                .bytes
-                .get(i..special)
-                .and_then(|run| memchr2(quote, b'&', run))
-                .map_or(special, |k| i + k);
+            let hit = self.next_stop(i, quote, b'&');
             buf.push_range(&self.src, i, hit);
             match self.byte(hit)? {
                 b'&' => i = self.attr_char_ref(&mut buf, hit),
@@ -934,16 +931,8 @@ impl<S: TokenSink> Lexer<'_, S> {
     fn rcdata(&mut self) -> bool {
         loop {
             let start = self.pos;
-            let special = self.special.next(self.src.bytes, start);
-            let hit = self
-                .src
-                .bytes
-                .get(start..special)
-                .and_then(|run| memchr2(b'<', b'&', run))
-                .map_or(special, |i| start + i);
-            let mut pending = mem::take(&mut self.pending);
-            pending.push_range(&self.src, start, hit);
-            self.pending = pending;
+            let hit = self.next_stop(start, b'<', b'&');
+            self.pending.push_range(&self.src, start, hit);
             self.pos = hit;
             match self.byte(hit) {
                 None => return false,
