@@ -2,28 +2,16 @@
 //! minimised corpus and saved crashes) is converted and checked with the fuzz target's own
 //! invariants, so `cargo test` catches a regression without nightly or libFuzzer.
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[allow(dead_code)] // the fuzz crate's helpers that only seed writers use
 #[path = "../../fuzz/src/engine.rs"]
 mod fuzz_engine;
 
-fn fuzz_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
-}
+#[path = "../../fuzz/src/replay.rs"]
+mod replay_files;
 
-/// Files directly in `dir` (not in subdirectories), sorted; none when it does not exist.
-fn inputs(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    out.sort();
-    out
-}
+use replay_files::{fuzz_dir, inputs};
 
 fn replay(dir: &Path, check: fn(&[u8]) -> Result<(), String>) -> usize {
     let files = inputs(dir);

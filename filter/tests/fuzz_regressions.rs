@@ -3,7 +3,6 @@
 //! (`fuzz/src/headers.rs`), so `cargo test` catches a regression without nightly or
 //! libFuzzer.
 use std::fs;
-use std::path::{Path, PathBuf};
 
 #[path = "../../fuzz/src/headers.rs"]
 mod fuzz_headers;
@@ -20,21 +19,10 @@ const TARGETS: &[(&str, Check)] = &[
     ("content_coding", fuzz_headers::check_content_coding),
 ];
 
-fn fuzz_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
-}
+#[path = "../../fuzz/src/replay.rs"]
+mod replay_files;
 
-fn inputs(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    out.sort();
-    out
-}
+use replay_files::{fuzz_dir, inputs};
 
 fn replay(sub: &str) -> Vec<(String, usize)> {
     let mut failures = Vec::new();

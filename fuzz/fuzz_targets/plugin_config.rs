@@ -6,22 +6,11 @@
 //! rarely assemble into an object that gets past the JSON parser.
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use markdown_fuzz::{expect_ok, headers::check_config};
+use markdown_fuzz::{
+    expect_ok,
+    headers::{check_config, CONFIG_KEYS as KEYS},
+};
 use serde_json::{Map, Number, Value};
-
-const KEYS: &[&str] = &[
-    "content_types",
-    "max_body_bytes",
-    "accept_wildcard",
-    "conditional",
-    "head",
-    "front_matter",
-    "prune",
-    "content_signal",
-    "tokens_header",
-    "trusted_forwarded_proto",
-    "vary_on_passthrough",
-];
 
 const STRINGS: &[&str] = &[
     "text/html",
