@@ -1042,7 +1042,7 @@ def cmd_soak(_: argparse.Namespace) -> int:
     result["samples"] = [(round(t, 1), kib) for t, kib in samples]
     result["env"]["loadavg_end"] = loadavg()
     (SOAK_OUT / "soak.json").write_text(json.dumps(result, indent=1))
-    write_soak_section(render_soak(result))
+    write_section(render_soak(result), SOAK_BEGIN, SOAK_END)
     ok = (
         not result.get("error")
         and result["k6"]["checks_failed"] == 0
@@ -1204,7 +1204,7 @@ def cmd_cache(_: argparse.Namespace) -> int:
     result["env"]["loadavg_end"] = loadavg()
     result["failures"] = failures
     (CACHE_OUT / "cache.json").write_text(json.dumps(result, indent=1))
-    write_cache_section(render_cache(result))
+    write_section(render_cache(result), CACHE_BEGIN, CACHE_END, before=SOAK_BEGIN)
     for page, p in result["pages"].items():
         k = p["kinds"]
         log(
@@ -1412,22 +1412,6 @@ def existing_section(begin: str, end: str) -> str | None:
 
 def existing_cache() -> str | None:
     return existing_section(CACHE_BEGIN, CACHE_END)
-
-
-def write_cache_section(block: str) -> None:
-    """Replace the section, else put it where write_doc does: before the Soak section."""
-    try:
-        text = DOC.read_text()
-    except OSError:
-        text = "# Benchmarks\n\nNo load-test run recorded yet: `make bench` writes this file.\n"
-    old = existing_cache()
-    if old:
-        text = text.replace(old, block)
-    elif SOAK_BEGIN in text:
-        text = text.replace(SOAK_BEGIN, block + "\n\n" + SOAK_BEGIN, 1)
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    DOC.write_text(text)
 
 
 # --------------------------------------------------------------------------------------------
@@ -2108,16 +2092,20 @@ def existing_soak() -> str | None:
     return existing_section(SOAK_BEGIN, SOAK_END)
 
 
-def write_soak_section(block: str) -> None:
+def write_section(block: str, begin: str, end: str, before: str | None = None) -> None:
+    """Put a marked section into docs/BENCHMARKS.md: in place of its old version, else right
+    before the `before` marker (where write_doc puts it), else at the end."""
     try:
         text = DOC.read_text()
     except OSError:
-        text = (
-            "# Benchmarks\n\nNo load-test run recorded yet: `make bench` regenerates this file "
-            "(and keeps the Soak section).\n"
-        )
-    old = existing_soak()
-    text = text.replace(old, block) if old else text.rstrip("\n") + "\n\n" + block + "\n"
+        text = "# Benchmarks\n\nNo load-test run recorded yet: `make bench` regenerates this file.\n"
+    old = existing_section(begin, end)
+    if old:
+        text = text.replace(old, block)
+    elif before and before in text:
+        text = text.replace(before, block + "\n\n" + before, 1)
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
     DOC.write_text(text)
 
 

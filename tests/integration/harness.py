@@ -53,6 +53,19 @@ MD_CONVERT = Path(os.environ.get("MD_CONVERT_BIN") or REPO / "target/release/md-
 CORPUS = Path(os.environ.get("ORIGIN_ROOT") or REPO / "corpus").resolve()
 
 MARKDOWN_CT = "text/markdown; charset=utf-8"
+# The filter's passthrough reasons, i.e. its `markdown_passthrough_<reason>` counters
+# (written out here, not read from the filter, so the tests check its list).
+PASSTHROUGH_REASONS = (
+    "not_requested",
+    "method",
+    "status",
+    "content_type",
+    "no_transform",
+    "range",
+    "content_encoding",
+    "over_cap",
+    "error",
+)
 STRONG_ETAG = re.compile(r'^"[0-9a-f]{32}"$')
 # Generous: 30 MiB bodies and 50,000-deep documents on a shared 2-core machine.
 HTTP_TIMEOUT = httpx.Timeout(60.0, connect=5.0)

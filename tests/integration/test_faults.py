@@ -46,20 +46,7 @@ OUTCOMES = (
     "converted",
     "not_modified",
     "errors",
-    *(
-        f"passthrough.{r}"
-        for r in (
-            "not_requested",
-            "method",
-            "status",
-            "content_type",
-            "no_transform",
-            "range",
-            "content_encoding",
-            "over_cap",
-            "error",
-        )
-    ),
+    *(f"passthrough.{r}" for r in harness.PASSTHROUGH_REASONS),
 )
 
 
