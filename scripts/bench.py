@@ -2230,7 +2230,8 @@ took {fmt(r.get("minutes"), 1)} minutes.
   RSS = Envoy's VmRSS from `/proc/<pid>/status`, sampled every 0.5 s.
 - **Machine speed is bimodal.** On this shared vCPU the same single-threaded work runs at two
   speeds, switching every few seconds: `md-convert --bench` on the 1.2 MB page, 15 runs back to
-  back on an idle machine, gave 29.5–33 ms and 48–52 ms in blocks; in Envoy the page's
+  back on an idle machine (`for i in $(seq 15); do target/release/md-convert --bench DIR; done`
+  with DIR holding only `corpus/large/bench-1200kb.html`), gave 29.5–33 ms and 48–52 ms in blocks; in Envoy the page's
   conversion time (access-log `markdown_us`) alternated between ~40 ms and ~70 ms in blocks of
   ~30 requests. One 10 s cell can land in either mode, so a single cell's ratio against another
   is only as good as that; compare CPU µs per request and repeat a cell before trusting a
