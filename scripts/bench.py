@@ -309,7 +309,7 @@ class Envoy:
     def write_config(self, workdir: Path, origin_ports: list[int]) -> Path:
         # The integration harness owns the envoy.yaml → runnable config derivation.
         sys.path.insert(0, str(REPO / "tests/integration"))
-        from harness import ENVOY_YAML, derive_config, http_filter_chains, write_config
+        from harness import ENVOY_YAML, derive_config, remove_filters, write_config
 
         cfg = derive_config(
             http_port=self.http_port,
@@ -320,8 +320,7 @@ class Envoy:
             base=self.base_yaml or ENVOY_YAML,
         )
         if not self.with_filter:
-            for chain in http_filter_chains(cfg):
-                chain[:] = [f for f in chain if f["name"] != "envoy.filters.http.wasm"]
+            remove_filters(cfg, gate_only=False)
         return write_config(cfg, workdir / f"envoy-{self.name}.yaml")
 
     def start(self, procs: Procs, workdir: Path, origin_ports: list[int]) -> None:

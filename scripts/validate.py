@@ -770,7 +770,7 @@ def check_cache_variant() -> None:
         for _, hcm in walk(c):
             if hcm.get("@type") == HCM_TYPE:
                 for f in copy.deepcopy(hcm.get("http_filters") or []):
-                    if f.get("name") == "envoy.filters.http.wasm":
+                    if (f.get("typed_config") or {}).get("@type") == WASM_TYPE:
                         f["typed_config"]["config"].pop("configuration", None)
                     out.append(f)
         return out

@@ -4,7 +4,7 @@ Envoy instances are started lazily and shared by every test of the session:
 
     default  envoy/envoy.yaml as shipped (plugin config `{}` = all defaults)
     metrics  the same, used only by the metrics test so its counts are exactly its traffic
-    custom   non-default options (see CUSTOM_CONFIG)
+    custom   non-default options (see CUSTOM_CONFIG), without the Accept gate
     off      conditional "off"
     trap     the test-trap build, concurrency 1 (failure_policy tests)
     cache    envoy/envoy.cache.yaml (HTTP cache in front of the filter; test_cache.py only)
@@ -76,7 +76,9 @@ class Envoys:
             return _running[name]
         kw: dict = {}
         if name == "custom":
-            kw["plugin_config"] = CUSTOM_CONFIG
+            # accept_wildcard converts for */*, which the Accept gate would keep away from
+            # the filter: without the gate, as docs/DEPLOYMENT.md says.
+            kw.update(plugin_config=CUSTOM_CONFIG, gate=False)
         elif name == "off":
             kw["plugin_config"] = OFF_CONFIG
         elif name == "trap":

@@ -243,13 +243,60 @@ def http_filter_chains(cfg: dict) -> list[list[dict]]:
     return chains
 
 
+WASM_TYPE = "type.googleapis.com/envoy.extensions.filters.http.wasm.v3.Wasm"
+
+
+def wasm_filter(f: dict) -> dict | None:
+    """The Wasm typed_config of an http_filters entry, also when an ExtensionWithMatcher
+    wraps it (None for other filters)."""
+    typed = f.get("typed_config") or {}
+    typed = (typed.get("extension_config") or {}).get("typed_config") or typed
+    return typed if typed.get("@type") == WASM_TYPE else None
+
+
+# The filter that adds Vary: Accept to HTML the Accept gate keeps from the markdown filter.
+VARY_FILTER = "markdown.vary"
+
+
+def route_filter_configs(cfg: dict) -> list[dict]:
+    """The typed_per_filter_config of every route (each one once, anchors shared)."""
+    seen: list[dict] = []
+    for listener in cfg["static_resources"]["listeners"]:
+        for chain in listener.get("filter_chains", []):
+            for f in chain["filters"]:
+                rc = f["typed_config"].get("route_config") or {}
+                for vh in rc.get("virtual_hosts", []):
+                    for route in vh.get("routes", []):
+                        per = route.get("typed_per_filter_config")
+                        if per is not None and all(per is not s for s in seen):
+                            seen.append(per)
+    return seen
+
+
+def remove_filters(cfg: dict, *, gate_only: bool) -> None:
+    """Take the project's filters out of `cfg`: with `gate_only`, only the Accept gate (the
+    markdown filter then sees every request, markdown.vary is gone: what accept_wildcard
+    needs, docs/DEPLOYMENT.md); otherwise the markdown filter too (the no-filter baseline)."""
+    names = {VARY_FILTER}
+    for chain in http_filter_chains(cfg):
+        names |= {f["name"] for f in chain if wasm_filter(f) is not None}
+        chain[:] = [
+            f
+            for f in chain
+            if f["name"] != VARY_FILTER and (gate_only or wasm_filter(f) is None)
+        ]
+    for per in route_filter_configs(cfg):
+        for name in names & set(per):
+            del per[name]
+
+
 def wasm_filter_configs(cfg: dict) -> list[dict]:
     """The PluginConfig of every markdown filter in the config (one per listener)."""
     return [
-        f["typed_config"]["config"]
+        w["config"]
         for filters in http_filter_chains(cfg)
         for f in filters
-        if f["name"] == "envoy.filters.http.wasm"
+        if (w := wasm_filter(f)) is not None
     ]
 
 
@@ -263,6 +310,7 @@ def derive_config(
     plugin_config: dict | str | None = None,
     failure_policy: str | None = None,
     base: Path = ENVOY_YAML,
+    gate: bool = True,
 ) -> dict:
     """envoy/envoy.yaml (or `base`, e.g. envoy.cache.yaml) with ports, file paths and
     (optionally) the plugin config replaced.
@@ -290,6 +338,8 @@ def derive_config(
             pc["configuration"]["value"] = value
         if failure_policy is not None:
             pc["failure_policy"] = failure_policy
+    if not gate:
+        remove_filters(cfg, gate_only=True)
     (cluster,) = [c for c in cfg["static_resources"]["clusters"] if c["name"] == "origin"]
     endpoints = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"]
     assert len(endpoints) == len(origin_ports), "envoy.yaml must list one endpoint per origin"
@@ -335,6 +385,7 @@ class Envoy:
         failure_policy: str | None = None,
         concurrency: int = 2,
         base: Path = ENVOY_YAML,
+        gate: bool = True,
     ):
         self.name = name
         self.dir = workdir / f"envoy-{name}"
@@ -349,6 +400,7 @@ class Envoy:
             plugin_config=plugin_config,
             failure_policy=failure_policy,
             base=base,
+            gate=gate,
         )
         self.config_path = write_config(self.cfg, self.dir / "envoy.yaml")
         self.log = self.dir / "envoy.log"

@@ -3,6 +3,7 @@ filter did and why (filter state the filter sets with proxy-wasm `set_property`,
 with `%FILTER_STATE(wasm.markdown.<field>:PLAIN)%`).
 
     markdown            converted | not_modified | passthrough:<reason>
+                        (null when the Accept gate kept the filter out of the request)
     markdown_bytes_in   HTML bytes the engine read      (only when the engine ran)
     markdown_bytes_out  Markdown body bytes sent        (only when the engine ran; 0 for HEAD/304)
     markdown_us         conversion time, microseconds   (only when the engine ran)
@@ -41,7 +42,11 @@ def logged(envoy: Envoy, h1: Proxy, page: str) -> dict[str, tuple[dict, object]]
     responses["not_modified"] = h1.markdown(path("not_modified"),
                                             headers={"if-none-match": etag})
     responses["head"] = h1.markdown(path("head"), method="HEAD")
-    responses["not_requested"] = h1.request(path("not_requested"))
+    # Mentions text/markdown (so it passes the Accept gate) but prefers HTML.
+    responses["not_requested"] = h1.request(path("not_requested"),
+                                            headers={"accept": "text/html, text/markdown;q=0.5"})
+    # Does not mention it: the Accept gate keeps the filter out of this request entirely.
+    responses["gated"] = h1.request(path("gated"), headers={"accept": "text/html"})
     responses["over_cap"] = h1.markdown(path("over_cap", "/_test/large?mb=11"))
     responses["status"] = h1.markdown(path("status", "/_test/status/404"))
     # The origin resets the stream half way through the body the filter is buffering.
@@ -61,7 +66,7 @@ def logged(envoy: Envoy, h1: Proxy, page: str) -> dict[str, tuple[dict, object]]
             responses["client_gone"] = e
     responses["_html"] = html
 
-    lines = envoy.access_log(f"alog={run}-", count=8)
+    lines = envoy.access_log(f"alog={run}-", count=9)
     by_kind: dict[str, tuple[dict, object]] = {}
     for line in lines:
         kind = str(line["path"]).rsplit(f"alog={run}-", 1)[1]
@@ -118,6 +123,16 @@ def test_passthrough_lines_name_the_reason(logged, kind: str, reason: str, statu
     assert line["status"] == status
     assert line["markdown"] == f"passthrough:{reason}"
     for field in ENGINE_FIELDS:
+        assert line[field] is None, field
+
+
+def test_gated_request_has_no_markdown_fields(logged) -> None:
+    """The filter never ran (the Accept gate): nothing of it in the line, the HTML as sent."""
+    line, r = logged["gated"]
+    assert r.status == 200 and r.body == logged["_html"][1]
+    assert "accept" in r.tokens("vary")
+    assert line["status"] == 200 and line["accept"] == "text/html"
+    for field in ("markdown", *ENGINE_FIELDS):
         assert line[field] is None, field
 
 

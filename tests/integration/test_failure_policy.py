@@ -4,11 +4,13 @@ Uses the `test-trap` build: a request with `x-markdown-test-trap: 1` panics insi
 (in on_request_headers). Instances run with one worker, so there is exactly one VM and
 "after the trap" always means the trapped VM. Measured behaviour (Envoy 1.40, V8):
 
-    policy        trapping request   later requests
+    policy        trapping request   later requests that pass the Accept gate
     FAIL_OPEN     503 (local reply)  200, original bytes, filter skipped until Envoy restarts
     FAIL_RELOAD   503                503 during the reload backoff (~1 s), then converted again
-    FAIL_CLOSED   503                503 for everything until Envoy restarts
+    FAIL_CLOSED   503                503 until Envoy restarts
 
+Requests the Accept gate keeps away from the filter (no text/markdown in Accept: browsers)
+are served normally under every policy: the filter is never created for them.
 envoy.yaml ships FAIL_OPEN: the only policy under which no request after a trap is refused.
 """
 
@@ -78,13 +80,16 @@ def test_alternative_policies(workdir, origins, md_convert, page, policy) -> Non
         assert_converted(p.markdown(path), expected)
         assert p.markdown(path, headers=TRAP).status == 503
         trapped_at = time.monotonic()
-        right_after = p.request(path)
+        right_after = p.markdown(path)
         if time.monotonic() - trapped_at < 0.5:  # well inside the 1 s reload backoff
             assert right_after.status == 503
+        # The Accept gate keeps browsers away from the dead filter whatever the policy.
+        assert_passthrough(p.request(path, accept="text/html"), read_page(page))
         if policy == "FAIL_CLOSED":
             time.sleep(1.5)
-            assert p.request(path).status == 503
             assert p.markdown(path).status == 503
+            assert p.request(path, accept="text/markdown;q=0, text/html").status == 503
+            assert_passthrough(p.request(path), read_page(page))
         else:
             deadline = time.monotonic() + 15
             while (r := p.markdown(path)).status == 503 and time.monotonic() < deadline:

@@ -52,7 +52,8 @@ def test_counters_after_known_traffic(metrics_envoy: Envoy, page: str) -> None:
     not_modified = h1.markdown(path, headers={"if-none-match": md[0].headers["etag"]})
     assert not_modified.status == 304
     expected_passthrough = {
-        "not_requested": h1.request(path),
+        # Passes the Accept gate (mentions text/markdown), but prefers HTML.
+        "not_requested": h1.request(path, accept="text/html, text/markdown;q=0.5"),
         "method": h1.markdown(path, method="POST"),
         "status": h1.markdown("/_test/status/404"),
         "content_type": h1.markdown(
@@ -65,6 +66,9 @@ def test_counters_after_known_traffic(metrics_envoy: Envoy, page: str) -> None:
     }
     for reason, r in expected_passthrough.items():
         assert not r.headers.get("content-type", "").startswith("text/markdown"), reason
+    # A browser's request never reaches the filter (the Accept gate): no counter moves.
+    browser = h1.request(path, accept="text/html,application/xhtml+xml,*/*;q=0.8")
+    assert browser.status == 200 and browser.body == html
 
     d = _delta(before, envoy.counters())
     assert d["converted"] == 3
