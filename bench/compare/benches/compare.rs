@@ -12,18 +12,15 @@
 //! Groups: `docs` (the six corpus documentation pages, 11–48 KB), `small` (10 KB page) and
 //! `large` (1.2 MB page). Throughput is input bytes. agent-markdown runs with its default
 //! options (main-content selection and front matter on), i.e. doing more work than the others.
-use std::fs;
+//!
+//! Each converter is sampled for seconds in turn, so on a machine whose speed changes every few
+//! seconds the ratios swing between runs; `benches/interleaved.rs` measures the same ratios in
+//! short interleaved rounds and is the one `make bench` reports verdicts from.
 use std::hint::black_box;
-use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-fn read(rel: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../corpus")
-        .join(rel);
-    fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+mod pages;
 
 fn group(c: &mut Criterion, name: &str, pages: &[String]) {
     let bytes: usize = pages.iter().map(String::len).sum();
@@ -58,17 +55,10 @@ fn group(c: &mut Criterion, name: &str, pages: &[String]) {
 }
 
 fn benches(c: &mut Criterion) {
-    let docs = [
-        "docs/docusaurus-routing.html",
-        "docs/javadoc-lrucache.html",
-        "docs/manpage-logsift.html",
-        "docs/mkdocs-material-config.html",
-        "docs/rustdoc-ringbuffer.html",
-        "docs/sphinx-rtd-resample.html",
-    ];
-    group(c, "docs", &docs.map(read));
-    group(c, "small", &[read("large/bench-10kb.html")]);
-    group(c, "large", &[read("large/bench-1200kb.html")]);
+    let groups = pages::groups().unwrap_or_else(|e| panic!("{e}"));
+    for (name, pages) in &groups {
+        group(c, name, pages);
+    }
 }
 
 criterion_group!(compare, benches);
