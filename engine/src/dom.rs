@@ -90,9 +90,13 @@ pub enum Kind {
     Document,
     Element {
         tag: Tag,
+        /// Index in the element names, or [`NONE`] for a known HTML tag (named by `tag`).
         name: u32,
         attrs: (u32, u32),
         template: NodeId,
+        /// Hidden by its own attributes (see [`Dom::is_hidden`]): decided once while parsing
+        /// rather than by four attribute look-ups in every pass that asks.
+        hidden: bool,
     },
     Text {
         start: u32,
@@ -195,9 +199,36 @@ impl Dom {
     /// The local name of an element (for elements the converter does not know by tag).
     pub fn local_name(&self, id: NodeId) -> &str {
         match self.node(id).kind {
-            Kind::Element { name, .. } => self.names.get(name as usize).map_or("", |q| &q.local),
+            Kind::Element { tag, name, .. } => match TAG_NAMES.get(tag as usize) {
+                Some(local) => local,
+                None => self.names.get(name as usize).map_or("", |q| &q.local),
+            },
             _ => "",
         }
+    }
+
+    /// Whether the element's own attributes hide it from readers: `hidden`,
+    /// `aria-hidden="true"`, inline `display:none` / `visibility:hidden`, or a `<dialog>`
+    /// that is not `open`.
+    #[inline]
+    pub fn is_hidden(&self, id: NodeId) -> bool {
+        matches!(self.node(id).kind, Kind::Element { hidden: true, .. })
+    }
+
+    /// [`Dom::is_hidden`] from an element's stored attributes (the first of a name counts,
+    /// as for [`Dom::attr`]).
+    fn hidden_by_attrs(&self, tag: Tag, (a, b): (u32, u32)) -> bool {
+        let attrs = self.attrs.get(a as usize..b as usize).unwrap_or_default();
+        let first = |which: Attr| {
+            attrs
+                .iter()
+                .find(|(name, _, _)| *name == which)
+                .and_then(|&(_, s, e)| self.attr_text.get(s as usize..e as usize))
+        };
+        first(Attr::Hidden).is_some()
+            || first(Attr::AriaHidden).is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+            || (tag == Tag::Dialog && first(Attr::Open).is_none())
+            || first(Attr::Style).is_some_and(crate::select::style_hides)
     }
 
     /// Children of `id`, first to last.
@@ -416,8 +447,26 @@ impl ElemName for Name {
     }
 }
 
+/// A node as html5ever holds it: an element's tag travels with its id, so that `elem_name`
+/// (asked for hundreds of thousands of times per page) reads no arena and no `RefCell`.
+#[derive(Debug, Clone, Copy)]
+pub struct Handle {
+    id: NodeId,
+    /// `Tag::Other` for nodes that are not known HTML elements.
+    tag: Tag,
+}
+
+impl Handle {
+    fn other(id: NodeId) -> Handle {
+        Handle {
+            id,
+            tag: Tag::Other,
+        }
+    }
+}
+
 impl TreeSink for Sink {
-    type Handle = NodeId;
+    type Handle = Handle;
     type Output = Dom;
     type ElemName<'a> = Name;
 
@@ -427,25 +476,23 @@ impl TreeSink for Sink {
 
     fn parse_error(&self, _msg: Cow<'static, str>) {}
 
-    fn get_document(&self) -> NodeId {
-        DOCUMENT
+    fn get_document(&self) -> Handle {
+        Handle::other(DOCUMENT)
     }
 
-    fn elem_name<'a>(&'a self, target: &'a NodeId) -> Name {
+    fn elem_name<'a>(&'a self, target: &'a Handle) -> Name {
+        if let Some(local) = TAG_NAMES.get(target.tag as usize) {
+            return Name::Html(local);
+        }
         let dom = self.dom.borrow();
-        let q = match dom.nodes.get(*target as usize).map(|n| n.kind) {
-            Some(Kind::Element { tag, name, .. }) => {
-                if let Some(local) = TAG_NAMES.get(tag as usize) {
-                    return Name::Html(local);
-                }
-                dom.names.get(name as usize).cloned()
-            }
+        let q = match dom.nodes.get(target.id as usize).map(|n| n.kind) {
+            Some(Kind::Element { name, .. }) => dom.names.get(name as usize).cloned(),
             _ => None,
         };
         Name::Owned(q.unwrap_or_else(|| QualName::new(None, ns!(), LocalName::from(""))))
     }
 
-    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> NodeId {
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
         let mut dom = self.dom.borrow_mut();
         let tag = if name.ns == ns!(html) {
             tag_of(&name.local)
@@ -457,40 +504,48 @@ impl TreeSink for Sink {
             Tag::Foreign
         };
         let attrs = dom.store_attrs(&attrs);
-        let name_idx = dom.names.len() as u32;
-        dom.names.push(name);
+        let hidden = dom.hidden_by_attrs(tag, attrs);
+        // Known HTML tags are named by `tag` (see `TAG_NAMES`); only the rest keep their name.
+        let name_idx = if TAG_NAMES.get(tag as usize).is_some() {
+            NONE
+        } else {
+            dom.names.push(name);
+            dom.names.len() as u32 - 1
+        };
         let template = if flags.template {
             dom.push(Kind::Other)
         } else {
             NONE
         };
-        dom.push(Kind::Element {
+        let id = dom.push(Kind::Element {
             tag,
             name: name_idx,
             attrs,
             template,
-        })
+            hidden,
+        });
+        Handle { id, tag }
     }
 
-    fn create_comment(&self, _text: StrTendril) -> NodeId {
-        self.dom.borrow_mut().push(Kind::Other)
+    fn create_comment(&self, _text: StrTendril) -> Handle {
+        Handle::other(self.dom.borrow_mut().push(Kind::Other))
     }
 
-    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> NodeId {
-        self.dom.borrow_mut().push(Kind::Other)
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> Handle {
+        Handle::other(self.dom.borrow_mut().push(Kind::Other))
     }
 
-    fn append(&self, parent: &NodeId, child: NodeOrText<NodeId>) {
+    fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
         let mut dom = self.dom.borrow_mut();
         match child {
-            NodeOrText::AppendNode(n) => dom.append_node(*parent, n),
+            NodeOrText::AppendNode(n) => dom.append_node(parent.id, n.id),
             NodeOrText::AppendText(t) => {
-                let last = dom.node(*parent).last_child;
+                let last = dom.node(parent.id).last_child;
                 if dom.is_text(last) {
                     dom.extend_text(last, &t);
                 } else {
                     let n = dom.new_text(&t);
-                    dom.append_node(*parent, n);
+                    dom.append_node(parent.id, n);
                 }
             }
         }
@@ -498,11 +553,11 @@ impl TreeSink for Sink {
 
     fn append_based_on_parent_node(
         &self,
-        element: &NodeId,
-        prev_element: &NodeId,
-        child: NodeOrText<NodeId>,
+        element: &Handle,
+        prev_element: &Handle,
+        child: NodeOrText<Handle>,
     ) {
-        let has_parent = self.dom.borrow().node(*element).parent != NONE;
+        let has_parent = self.dom.borrow().node(element.id).parent != NONE;
         if has_parent {
             self.append_before_sibling(element, child);
         } else {
@@ -512,43 +567,44 @@ impl TreeSink for Sink {
 
     fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {}
 
-    fn get_template_contents(&self, target: &NodeId) -> NodeId {
-        match self.dom.borrow().node(*target).kind {
-            Kind::Element { template, .. } if template != NONE => template,
+    fn get_template_contents(&self, target: &Handle) -> Handle {
+        match self.dom.borrow().node(target.id).kind {
+            Kind::Element { template, .. } if template != NONE => Handle::other(template),
             _ => *target,
         }
     }
 
-    fn same_node(&self, x: &NodeId, y: &NodeId) -> bool {
-        x == y
+    fn same_node(&self, x: &Handle, y: &Handle) -> bool {
+        x.id == y.id
     }
 
     fn set_quirks_mode(&self, _mode: QuirksMode) {}
 
-    fn append_before_sibling(&self, sibling: &NodeId, new_node: NodeOrText<NodeId>) {
+    fn append_before_sibling(&self, sibling: &Handle, new_node: NodeOrText<Handle>) {
         let mut dom = self.dom.borrow_mut();
         match new_node {
-            NodeOrText::AppendNode(n) => dom.insert_before(*sibling, n),
+            NodeOrText::AppendNode(n) => dom.insert_before(sibling.id, n.id),
             NodeOrText::AppendText(t) => {
-                let prev = dom.node(*sibling).prev;
+                let prev = dom.node(sibling.id).prev;
                 if dom.is_text(prev) {
                     dom.extend_text(prev, &t);
                 } else {
                     let n = dom.new_text(&t);
-                    dom.insert_before(*sibling, n);
+                    dom.insert_before(sibling.id, n);
                 }
             }
         }
     }
 
-    fn add_attrs_if_missing(&self, target: &NodeId, attrs: Vec<Attribute>) {
+    fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
         let mut dom = self.dom.borrow_mut();
         let Kind::Element {
             tag,
             name,
             attrs: (a, b),
             template,
-        } = dom.node(*target).kind
+            ..
+        } = dom.node(target.id).kind
         else {
             return;
         };
@@ -573,24 +629,26 @@ impl TreeSink for Sink {
             }
         }
         let end = dom.attrs.len() as u32;
-        dom.nodes[*target as usize].kind = Kind::Element {
+        let hidden = dom.hidden_by_attrs(tag, (start, end));
+        dom.nodes[target.id as usize].kind = Kind::Element {
             tag,
             name,
             attrs: (start, end),
             template,
+            hidden,
         };
     }
 
-    fn remove_from_parent(&self, target: &NodeId) {
-        self.dom.borrow_mut().detach(*target);
+    fn remove_from_parent(&self, target: &Handle) {
+        self.dom.borrow_mut().detach(target.id);
     }
 
-    fn reparent_children(&self, node: &NodeId, new_parent: &NodeId) {
+    fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
         let mut dom = self.dom.borrow_mut();
-        let mut child = dom.node(*node).first_child;
+        let mut child = dom.node(node.id).first_child;
         while child != NONE {
             let next = dom.node(child).next;
-            dom.append_node(*new_parent, child);
+            dom.append_node(new_parent.id, child);
             child = next;
         }
     }

@@ -32,21 +32,10 @@ impl Selection {
 }
 
 /// Content hidden from readers: `hidden`, `aria-hidden="true"`, inline `display:none` /
-/// `visibility:hidden`.
+/// `visibility:hidden`, a closed `<dialog>`. Decided once while parsing ([`Dom::is_hidden`]).
+#[inline]
 pub fn is_hidden(dom: &Dom, id: NodeId) -> bool {
-    if dom.attr(id, Attr::Hidden).is_some() {
-        return true;
-    }
-    if dom
-        .attr(id, Attr::AriaHidden)
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-    {
-        return true;
-    }
-    if dom.tag(id) == Some(Tag::Dialog) && dom.attr(id, Attr::Open).is_none() {
-        return true;
-    }
-    dom.attr(id, Attr::Style).is_some_and(style_hides)
+    dom.is_hidden(id)
 }
 
 /// Whether an inline style declares `display: none` or `visibility: hidden` (or `collapse`),

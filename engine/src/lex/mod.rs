@@ -56,7 +56,6 @@ pub(crate) fn tokenize<S: TokenSink>(input: &str, sink: &S) {
         pending: Buf::Empty,
         after_start_tag: false,
         special: Cursor::new(text.as_bytes()),
-        lines: Lines::new(text.as_bytes()),
         names: Names::new(),
         seen: HashSet::new(),
     };
@@ -206,41 +205,10 @@ impl Cursor {
     }
 }
 
-/// Line numbers for the sink, counted lazily: CR, LF and CRLF each end one line. A cursor on
-/// the next line break keeps the cost per token at one comparison.
-struct Lines {
-    /// The first line break not yet counted (or the input length).
-    next: usize,
-    line: u64,
-}
-
-impl Lines {
-    fn new(bytes: &[u8]) -> Lines {
-        Lines {
-            next: Self::find(bytes, 0),
-            line: 1,
-        }
-    }
-
-    fn find(bytes: &[u8], from: usize) -> usize {
-        bytes
-            .get(from..)
-            .and_then(|rest| memchr2(b'\n', b'\r', rest))
-            .map_or(bytes.len(), |i| from + i)
-    }
-
-    fn at(&mut self, bytes: &[u8], pos: usize) -> u64 {
-        while self.next < pos {
-            let i = self.next;
-            let crlf = i > 0 && bytes.get(i - 1..=i) == Some(b"\r\n");
-            if !crlf {
-                self.line += 1;
-            }
-            self.next = Self::find(bytes, i + 1);
-        }
-        self.line
-    }
-}
+/// The line number passed with every token. html5ever's tree builder only hands it to the
+/// sink's `set_current_line` (ours ignores it) and to exact error messages (off), so lines
+/// are not counted.
+const LINE: u64 = 1;
 
 /// Recently made names, so that a repeated tag or attribute name is not hashed into the atom
 /// table again (`LocalName::from` is a SipHash and a table probe).
@@ -347,7 +315,6 @@ struct Lexer<'a, S> {
     /// The last token emitted was a start tag (see `error`).
     after_start_tag: bool,
     special: Cursor,
-    lines: Lines,
     /// Attribute names of the current tag once it has many (duplicate check).
     seen: HashSet<LocalName>,
     names: Names,
@@ -381,9 +348,8 @@ impl<S: TokenSink> Lexer<'_, S> {
     }
 
     fn emit(&mut self, token: Token) {
-        let line = self.lines.at(self.src.bytes, self.pos);
         // Only tags can ask for anything but `Continue` (html5ever asserts the same).
-        let _ = self.sink.process_token(token, line);
+        let _ = self.sink.process_token(token, LINE);
         self.after_start_tag = false;
     }
 
@@ -862,8 +828,7 @@ impl<S: TokenSink> Lexer<'_, S> {
         if start {
             self.last_start = Some(tag.name.clone());
         }
-        let line = self.lines.at(self.src.bytes, self.pos);
-        let result = self.sink.process_token(Token::TagToken(tag), line);
+        let result = self.sink.process_token(Token::TagToken(tag), LINE);
         self.after_start_tag = start;
         self.mode = match result {
             TokenSinkResult::Continue => Mode::Data,

@@ -15,6 +15,17 @@ pub struct Ctx {
 /// paragraph is written out.
 pub fn push_word(out: &mut String, word: &str, ctx: Ctx) {
     let bytes = word.as_bytes();
+    // Most words hold no byte that could be syntax: one table look-up per byte, no escaping.
+    if bytes.iter().any(|&b| MAYBE_SYNTAX[usize::from(b)]) {
+        push_escaped(out, word, ctx);
+    } else {
+        out.push_str(word);
+    }
+}
+
+/// [`push_word`] byte by byte.
+fn push_escaped(out: &mut String, word: &str, ctx: Ctx) {
+    let bytes = word.as_bytes();
     let prev_of = |i: usize, out: &String| {
         if i > 0 {
             bytes.get(i - 1).copied()
@@ -60,6 +71,18 @@ pub fn push_word(out: &mut String, word: &str, ctx: Ctx) {
     }
     out.push_str(&word[run..]);
 }
+
+/// The bytes [`push_word`] may escape.
+static MAYBE_SYNTAX: [bool; 256] = {
+    let mut t = [false; 256];
+    let special = *b"*~`[]\\_<&|";
+    let mut i = 0;
+    while i < special.len() {
+        t[special[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
 
 /// `[ ]`, `[x]`, `[X]` read as a task checkbox at the start of a list item.
 fn task_box(rest: &[u8]) -> bool {
@@ -181,6 +204,32 @@ mod tests {
         };
         push_word(&mut t, "[1]", link);
         assert_eq!(t, "\\[1\\]");
+    }
+
+    #[test]
+    fn bytes_outside_the_table_are_never_escaped() {
+        let contexts = [
+            Ctx::default(),
+            Ctx {
+                table: true,
+                link: true,
+            },
+        ];
+        for b in (0u8..0x80).filter(|&b| !MAYBE_SYNTAX[usize::from(b)]) {
+            let c = char::from(b);
+            for word in [
+                format!("{c}"),
+                format!("{c}{c}"),
+                format!("a{c}b"),
+                format!("{c}1"),
+            ] {
+                for ctx in contexts {
+                    let mut out = String::from("x");
+                    push_escaped(&mut out, &word, ctx);
+                    assert_eq!(out, format!("x{word}"), "{word:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -181,6 +181,9 @@ impl Writer {
             b'!' => next == b'[',
             _ => false,
         };
+        if !dangerous {
+            return;
+        }
         let escaped = self.inline.as_bytes()[..self.inline.len() - 1]
             .iter()
             .rev()
@@ -188,7 +191,7 @@ impl Writer {
             .count()
             % 2
             == 1;
-        if dangerous && !escaped {
+        if !escaped {
             self.inline.insert(self.inline.len() - 1, '\\');
         }
     }
