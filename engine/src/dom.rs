@@ -75,7 +75,8 @@ macro_rules! attrs {
 }
 
 attrs! {
-    Align = "align", Alt = "alt", AriaHidden = "aria-hidden", Charset = "charset",
+    Align = "align", Alt = "alt", AriaHidden = "aria-hidden", AriaLabel = "aria-label",
+    Charset = "charset",
     Checked = "checked", Class = "class", Colspan = "colspan", Content = "content",
     DataSrc = "data-src", Datetime = "datetime", Hidden = "hidden", Href = "href",
     HttpEquiv = "http-equiv", Id = "id", Itemprop = "itemprop", Lang = "lang", Name = "name",

@@ -841,6 +841,14 @@ fn score_candidates(
     } else if dom.tag(top) == Some(Tag::Table) && !crate::render::is_layout_table(dom, top) {
         top = dom.node(top).parent;
     }
+    // Neither an item nor what it holds is the content on its own: without its list the
+    // item loses its marker.
+    if top != NONE && dom.tag(dom.node(top).parent) == Some(Tag::Li) {
+        top = dom.node(top).parent;
+    }
+    while matches!(dom.tag(top), Some(Tag::Li)) {
+        top = dom.node(top).parent;
+    }
     if top == NONE {
         return None;
     }

@@ -33,6 +33,9 @@ pub fn render(dom: &Dom, sel: &Selection, urls: &Resolver, size_hint: usize) -> 
         tables: Vec::new(),
         grids: Vec::new(),
         prev_list: None,
+        last_code: None,
+        code_space: false,
+        last_link: None,
     };
     for &root in &sel.roots {
         r.walk(root);
@@ -51,6 +54,8 @@ enum Exit {
     Del(usize),
     Code(usize),
     Link(usize, String),
+    /// A link around blocks: each block's inline content is linked on its own.
+    BlockLink,
     /// A link to its own element: text only; a bare permalink glyph is dropped.
     SelfLink(usize),
     /// A link inside code: the link marker's position, destination, where the link's own
@@ -69,6 +74,9 @@ enum Exit {
     List,
     Item,
     Pre,
+    /// A `<pre>` inside inline code: the frame of the code element, whose span pauses
+    /// around the code block.
+    PreInCode(usize),
     Table,
     LayoutTable,
     Grid,
@@ -86,6 +94,7 @@ enum Exit {
 }
 
 struct ListState {
+    id: NodeId,
     ordered: bool,
     /// Nested in a list item: its first item follows the parent's line without a blank.
     nested: bool,
@@ -93,6 +102,13 @@ struct ListState {
     next: i64,
     step: i64,
     bullet: &'static str,
+    /// Width of the last item's marker.
+    width: usize,
+    /// Content the list holds outside its `<li>`s is being written as a continuation of
+    /// the item before it (or of an item opened for it).
+    cont: bool,
+    /// Output length when the list started: an empty list is no neighbour to tell apart.
+    start_len: usize,
 }
 
 struct PreState {
@@ -125,6 +141,13 @@ struct Renderer<'a> {
     /// Output length and depth where the last list ended: an adjacent list must use another
     /// bullet, or Markdown would merge the two.
     prev_list: Option<(usize, usize, &'static str)>,
+    /// The code span written last: where it starts in the inline buffer, and its text.
+    /// `<code>A</code><code>B</code>` continues it as one span.
+    last_code: Option<(usize, String)>,
+    /// The open code element holds white space (all of it, if the span stays empty).
+    code_space: bool,
+    /// The link written last: positions of its `[`, its `]`, and its end.
+    last_link: Option<(usize, usize, usize)>,
 }
 
 impl Renderer<'_> {
@@ -182,7 +205,11 @@ impl Renderer<'_> {
     fn enter(&mut self, id: NodeId) -> bool {
         let (tag, _) = match self.dom.node(id).kind {
             Kind::Text { .. } => {
-                self.text(self.dom.text_of(id));
+                let text = self.dom.text_of(id);
+                if self.is_list_child(id) && !text.trim().is_empty() {
+                    self.list_child(id, None);
+                }
+                self.text(text);
                 return false;
             }
             Kind::Element { tag, attrs, .. } => (tag, attrs),
@@ -196,6 +223,9 @@ impl Renderer<'_> {
         } else {
             tag
         };
+        if tag != Tag::Li && self.is_list_child(id) {
+            self.list_child(id, Some(tag));
+        }
         let exit = self.open(id, tag);
         match exit {
             Some(exit) => {
@@ -204,6 +234,79 @@ impl Renderer<'_> {
             }
             None => false,
         }
+    }
+
+    /// Whether `id` is a direct child of the innermost open list.
+    fn is_list_child(&self, id: NodeId) -> bool {
+        self.pre.is_none()
+            && self
+                .lists
+                .last()
+                .is_some_and(|l| l.id == self.dom.node(id).parent)
+    }
+
+    /// Content a list holds outside any `<li>` (a list in a list, a stray `<p>` or text):
+    /// browsers show it at the items' indentation, so it continues the item before it. A
+    /// list with no item before it gets an item of its own: Markdown cannot indent otherwise.
+    /// A wrapper of items (`<ul><div><li>`) is transparent.
+    fn list_child(&mut self, id: NodeId, tag: Option<Tag>) {
+        let nested = matches!(tag, Some(Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir));
+        let dom = self.dom;
+        if tag.is_some() && !nested && dom.children(id).any(|c| dom.tag(c) == Some(Tag::Li)) {
+            self.end_list_continuation();
+            return;
+        }
+        let Some(list) = self.lists.last() else {
+            return;
+        };
+        if list.cont {
+            return;
+        }
+        if list.items > 0 {
+            let width = list.width;
+            self.w.flush_paragraph();
+            self.w.continue_item(width, !nested);
+        } else if nested {
+            self.open_item();
+        } else {
+            return;
+        }
+        if let Some(list) = self.lists.last_mut() {
+            list.cont = true;
+        }
+    }
+
+    /// End the continuation of an item started by [`Renderer::list_child`], if any.
+    fn end_list_continuation(&mut self) {
+        if let Some(list) = self.lists.last_mut() {
+            if std::mem::take(&mut list.cont) {
+                self.w.flush_paragraph();
+                self.w.pop_prefix();
+                self.w.begin_block(true);
+            }
+        }
+    }
+
+    /// Start a list item: its marker is written with its first line.
+    fn open_item(&mut self) {
+        // Items are tight; a top-level list keeps the blank line before it (an
+        // ordered list not starting at 1 cannot interrupt a paragraph).
+        let tight = self.lists.last().is_none_or(|l| l.nested || l.items > 0);
+        self.w.begin_block(tight);
+        let marker = match self.lists.last_mut() {
+            Some(l) if l.ordered => {
+                let n = l.next.clamp(0, 999_999_999);
+                l.next += l.step;
+                format!("{n}{}", l.bullet)
+            }
+            Some(l) => l.bullet.to_string(),
+            None => "- ".to_string(),
+        };
+        if let Some(l) = self.lists.last_mut() {
+            l.items += 1;
+            l.width = marker.len();
+        }
+        self.w.push_item(marker);
     }
 
     fn exit(&mut self, id: NodeId) {
@@ -222,6 +325,9 @@ impl Renderer<'_> {
         if let Some(pre) = &mut self.pre {
             pre.buf.push_str(s);
         } else if self.code > 0 {
+            if !self.code_space && s.bytes().any(|b| b.is_ascii_whitespace()) {
+                self.code_space = true;
+            }
             self.w.raw_text(s);
         } else {
             self.w.text(s);
@@ -345,7 +451,9 @@ impl Renderer<'_> {
             }
             Tag::Wbr => return None,
             Tag::Hr => {
-                if self.must_flatten() {
+                // `<h4><hr>Title</h4>`: a rule that would end the heading before its text
+                // is decoration.
+                if self.must_flatten_unless_empty_heading() {
                     self.w.soft_boundary();
                 } else {
                     // Not `---`: output must never open with a YAML front matter fence the
@@ -416,10 +524,17 @@ impl Renderer<'_> {
                 } else {
                     self.code += 1;
                     self.flatten += 1;
-                    self.w.last_em = None;
-                    self.w.flush_space();
-                    let at = self.w.inline.len();
-                    self.w.space = writer::Space::Suppressed;
+                    self.code_space = false;
+                    self.w.open_link_segment();
+                    let at = match self.reopen_code() {
+                        Some(at) => at,
+                        None => {
+                            self.w.last_em = None;
+                            self.w.flush_space();
+                            self.w.space = writer::Space::Suppressed;
+                            self.w.inline.len()
+                        }
+                    };
                     Exit::Code(at)
                 }
             }
@@ -482,6 +597,12 @@ impl Renderer<'_> {
                         let title = title_suffix(link_title(dom, id));
                         self.links += 1;
                         self.w.in_link += 1;
+                        // A card (`<a><h3>Title</h3><p>Text</p></a>`): flattened, its heading
+                        // would be lost.
+                        if self.flatten == 0 && holds_heading(dom, id) {
+                            self.w.start_block_link(format!("]({href}{title})"));
+                            return Some(Exit::BlockLink);
+                        }
                         self.flatten += 1;
                         Exit::Link(self.w.open_marker("["), href + &title)
                     }
@@ -525,7 +646,11 @@ impl Renderer<'_> {
                     self.w.soft_boundary();
                     return Some(Exit::Soft);
                 }
-                let in_item = self.in_list_item();
+                let in_item = self
+                    .lists
+                    .last()
+                    .is_some_and(|l| l.cont && l.id == dom.node(id).parent)
+                    || self.in_list_item();
                 self.w.begin_block(in_item);
                 let ordered = tag == Tag::Ol;
                 let reversed = ordered && dom.attr(id, Attr::Reversed).is_some();
@@ -548,12 +673,16 @@ impl Renderer<'_> {
                     (true, _) => ". ",
                 };
                 self.lists.push(ListState {
+                    id,
                     ordered,
                     nested: in_item,
                     items: 0,
                     next: start,
                     step: if reversed { -1 } else { 1 },
                     bullet,
+                    width: bullet.len() + usize::from(ordered),
+                    cont: false,
+                    start_len: self.w.out.len(),
                 });
                 Exit::List
             }
@@ -567,27 +696,15 @@ impl Renderer<'_> {
                     }
                     return Some(Exit::Soft);
                 }
-                // Items are tight; a top-level list keeps the blank line before it (an
-                // ordered list not starting at 1 cannot interrupt a paragraph).
-                let tight = self.lists.last().is_none_or(|l| l.nested || l.items > 0);
-                self.w.begin_block(tight);
-                if let Some(l) = self.lists.last_mut() {
-                    l.items += 1;
+                if self.is_list_child(id) {
+                    self.end_list_continuation();
                 }
-                let marker = match self.lists.last_mut() {
-                    Some(l) if l.ordered => {
-                        let n = l.next.clamp(0, 999_999_999);
-                        l.next += l.step;
-                        format!("{n}{}", l.bullet)
-                    }
-                    Some(l) => l.bullet.to_string(),
-                    None => "- ".to_string(),
-                };
-                self.w.push_item(marker);
+                self.open_item();
                 Exit::Item
             }
             Tag::Pre | Tag::Listing | Tag::Xmp | Tag::Plaintext => {
                 let lang = code_language(dom, id);
+                let code_frame = self.pause_code_for_block();
                 if !self.must_flatten() {
                     self.w.begin_block(false);
                 }
@@ -596,7 +713,10 @@ impl Renderer<'_> {
                     lang,
                     depth: 1,
                 });
-                Exit::Pre
+                match code_frame {
+                    Some(frame) => Exit::PreInCode(frame),
+                    None => Exit::Pre,
+                }
             }
             Tag::Table => {
                 if self.must_flatten() {
@@ -677,7 +797,7 @@ impl Renderer<'_> {
         })
     }
 
-    fn close(&mut self, _id: NodeId, exit: Exit) {
+    fn close(&mut self, id: NodeId, exit: Exit) {
         match exit {
             Exit::Nothing | Exit::Sup(false) => {}
             Exit::Sup(true) => {
@@ -703,24 +823,34 @@ impl Renderer<'_> {
             Exit::Strong(at) => {
                 self.strong -= 1;
                 self.flatten -= 1;
-                self.w.close_marker(at, 2, "**");
+                if !self.emphasise_link(at, "**") {
+                    self.w.close_marker(at, 2, "**");
+                }
             }
             Exit::Em(at, marker) => {
                 self.em -= 1;
                 self.flatten -= 1;
-                if self.w.close_marker(at, marker.len(), marker) && marker == "_" {
+                if !self.emphasise_link(at, marker)
+                    && self.w.close_marker(at, marker.len(), marker)
+                    && marker == "_"
+                {
                     self.w.last_em = Some((at, self.w.inline.len() - 1));
                 }
             }
             Exit::Del(at) => {
                 self.del -= 1;
                 self.flatten -= 1;
-                self.w.close_marker(at, 2, "~~");
+                if !self.emphasise_link(at, "~~") {
+                    self.w.close_marker(at, 2, "~~");
+                }
             }
             Exit::Code(at) => {
                 self.code -= 1;
                 self.flatten -= 1;
-                self.finish_code_span(at);
+                // `before<code> </code>after`: the code is gone, the space it showed is not.
+                if !self.finish_code_span(at) && std::mem::take(&mut self.code_space) {
+                    self.w.space = writer::Space::Pending;
+                }
             }
             Exit::CodeLink {
                 link_at,
@@ -733,6 +863,7 @@ impl Renderer<'_> {
                 self.w.in_link -= 1;
                 self.flatten -= 1;
                 self.w.close_marker(link_at, 1, &format!("]({dest})"));
+                self.code_space = false;
                 // The enclosing code element goes on after the link.
                 let at = self.w.inline.len();
                 if let Some((_, Exit::Code(code_at))) = self.frames.get_mut(frame) {
@@ -741,6 +872,18 @@ impl Renderer<'_> {
                 self.w.space = writer::Space::None;
             }
             Exit::Link(at, dest) => {
+                let text = self.w.inline.get(at + 1..).unwrap_or("").trim();
+                if text.is_empty() {
+                    // An icon-only link (`<a aria-label="Home"><svg>…</svg></a>`) is named by
+                    // its label.
+                    let dom = self.dom;
+                    if let Some(label) = icon_link_label(dom, id) {
+                        // Right after the `[`: no space, not even one left by an empty icon
+                        // element.
+                        self.w.space = writer::Space::Suppressed;
+                        self.text(label);
+                    }
+                }
                 self.links -= 1;
                 self.w.in_link -= 1;
                 self.flatten -= 1;
@@ -752,9 +895,22 @@ impl Renderer<'_> {
                     return;
                 }
                 let suffix = format!("]({dest})");
-                if !self.w.close_marker(at, 1, &suffix) {
+                if self.w.close_marker(at, 1, &suffix) {
+                    let end = self.w.inline.len();
+                    let start = if self.w.inline.get(at..at + 1) == Some("[") {
+                        at
+                    } else {
+                        at + 1
+                    };
+                    self.last_link = Some((start, end - suffix.len(), end));
+                } else {
                     self.w.space = writer::Space::Pending;
                 }
+            }
+            Exit::BlockLink => {
+                self.links -= 1;
+                self.w.in_link -= 1;
+                self.w.end_block_link();
             }
             Exit::SelfLink(at) => {
                 let text = self.w.inline.get(at..).unwrap_or("").trim();
@@ -775,9 +931,13 @@ impl Renderer<'_> {
                 self.w.pop_prefix();
             }
             Exit::List => {
-                let bullet = self.lists.pop().map_or("- ", |l| l.bullet);
+                self.end_list_continuation();
+                let list = self.lists.pop();
                 self.w.end_block();
-                self.prev_list = Some((self.w.out.len(), self.lists.len(), bullet));
+                // An empty list wrote nothing: the list before it is still the neighbour.
+                if let Some(l) = list.filter(|l| l.start_len != self.w.out.len()) {
+                    self.prev_list = Some((self.w.out.len(), self.lists.len(), l.bullet));
+                }
             }
             Exit::Item => {
                 self.w.flush_paragraph();
@@ -785,6 +945,18 @@ impl Renderer<'_> {
                 self.w.begin_block(true);
             }
             Exit::Pre => self.close_pre(),
+            Exit::PreInCode(frame) => {
+                self.close_pre();
+                // The code element goes on after the block.
+                self.code += 1;
+                self.flatten += 1;
+                self.code_space = false;
+                let at = self.w.inline.len();
+                if let Some((_, Exit::Code(code_at))) = self.frames.get_mut(frame) {
+                    *code_at = at;
+                }
+                self.w.space = writer::Space::Suppressed;
+            }
             Exit::Table => {
                 if let Some(Some(t)) = self.tables.pop() {
                     t.write(&mut self.w);
@@ -855,6 +1027,20 @@ impl Renderer<'_> {
         false
     }
 
+    /// [`Renderer::must_flatten`], except that a heading with no text yet is not ended.
+    fn must_flatten_unless_empty_heading(&mut self) -> bool {
+        if self.flatten == 1 && self.pre.is_none() {
+            let start = self.frames.iter().rev().find_map(|(_, e)| match e {
+                Exit::Heading(_, start) => Some(*start),
+                _ => None,
+            });
+            if start.is_some_and(|s| self.w.inline.get(s..).is_none_or(|t| t.trim().is_empty())) {
+                return true;
+            }
+        }
+        self.must_flatten()
+    }
+
     fn write_heading(&mut self, level: usize, start: usize) {
         let content = self.w.take_inline(start);
         let content = content.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -872,14 +1058,38 @@ impl Renderer<'_> {
         self.w.block_lines(&[&line]);
     }
 
-    /// Close the code span whose content starts at `at` in the inline buffer.
-    fn finish_code_span(&mut self, at: usize) {
+    /// Continue the code span written last when a code element follows it directly; returns
+    /// where its content starts. Only a short span is continued: each continuation rewrites
+    /// it, and a page of a million adjacent `<code>`s must stay linear.
+    fn reopen_code(&mut self) -> Option<usize> {
+        let (start, span) = self.last_code.take()?;
+        if span.len() > 256
+            || self.w.space != writer::Space::None
+            || self.w.inline.get(start..) != Some(span.as_str())
+        {
+            return None;
+        }
+        let fence = span.bytes().take_while(|&b| b == b'`').count();
+        let content = span
+            .get(fence..span.len().saturating_sub(fence))
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        self.w.inline.truncate(start);
+        self.w.inline.push_str(&content);
+        self.w.last_em = None;
+        Some(start)
+    }
+
+    /// Close the code span whose content starts at `at` in the inline buffer. Returns false
+    /// when it was empty.
+    fn finish_code_span(&mut self, at: usize) -> bool {
         let pending_space = self.w.space == writer::Space::Pending;
         let raw = self.w.take_inline(at);
         let content = raw.trim();
         if content.is_empty() {
             self.w.space = writer::Space::None;
-            return;
+            return false;
         }
         // Space at the edges of the code moves outside the span.
         let (lead, trail) = (raw.starts_with(' '), raw.ends_with(' ') || pending_space);
@@ -900,12 +1110,54 @@ impl Renderer<'_> {
         if (lead || after_code) && !self.w.inline.is_empty() && !self.w.inline.ends_with(' ') {
             self.w.inline.push(' ');
         }
+        let start = self.w.inline.len();
         self.w.inline.push_str(&span);
+        self.last_code = Some((start, span));
         self.w.space = if trail {
             writer::Space::Pending
         } else {
             writer::Space::None
         };
+        true
+    }
+
+    /// `<code><pre>…</pre></code>`: the block is code as much as the span around it, so the
+    /// span pauses (what it held so far is written) and the `<pre>` becomes a code block.
+    /// Returns the code element's frame, or `None` when the `<pre>` stays inline (inside a
+    /// link, cell or other span as well).
+    fn pause_code_for_block(&mut self) -> Option<usize> {
+        if self.code != 1 || self.flatten != 1 || self.links > 0 {
+            return None;
+        }
+        let frame = self
+            .frames
+            .iter()
+            .rposition(|(_, e)| matches!(e, Exit::Code(_)))?;
+        if let Some((_, Exit::Code(code_at))) = self.frames.get(frame) {
+            let code_at = *code_at;
+            self.finish_code_span(code_at);
+        }
+        self.code = 0;
+        self.flatten = 0;
+        Some(frame)
+    }
+
+    /// Emphasis whose whole content is the link written last moves inside the link text.
+    fn emphasise_link(&mut self, at: usize, marker: &str) -> bool {
+        let Some((start, bracket, end)) = self.last_link else {
+            return false;
+        };
+        let gap = start.checked_sub(at + marker.len());
+        if !matches!(gap, Some(0 | 1)) || end != self.w.inline.len() {
+            return false;
+        }
+        match self.w.emphasise_link_text(at, marker, bracket) {
+            Some((start, bracket)) => {
+                self.last_link = Some((start, bracket, self.w.inline.len()));
+                true
+            }
+            None => false,
+        }
     }
 
     /// A child element of an open CSS-grid table is its next cell.
@@ -1079,7 +1331,9 @@ fn link_title(dom: &Dom, a: NodeId) -> Option<&str> {
     let text: String = dom.descendants(a).map(|n| dom.text_of(n)).collect();
     let text = text.trim();
     let lower = title.to_ascii_lowercase();
+    // An icon-only link named by its title (see `icon_link_label`) shows it as its text.
     let restates = (!text.is_empty() && title.contains(text))
+        || (text.is_empty() && icon_link_label(dom, a) == Some(title))
         || [
             "class in ",
             "interface in ",
@@ -1093,6 +1347,31 @@ fn link_title(dom: &Dom, a: NodeId) -> Option<&str> {
         .iter()
         .any(|p| lower.starts_with(p));
     (!restates).then_some(title)
+}
+
+/// Whether a link holds a heading (then its blocks are rendered, each linked).
+fn holds_heading(dom: &Dom, a: NodeId) -> bool {
+    dom.descendants(a).any(|n| {
+        matches!(
+            dom.tag(n),
+            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+        )
+    })
+}
+
+/// The name of a link with no text but an icon (an element: `<svg>`, an icon-font `<i>`):
+/// its `aria-label`, else its `title`. Links within the page (`#…`) are permalink icons,
+/// which say nothing a reader needs.
+fn icon_link_label(dom: &Dom, a: NodeId) -> Option<&str> {
+    let href = dom.attr(a, Attr::Href)?.trim();
+    if href.starts_with('#') || !dom.descendants(a).any(|n| dom.tag(n).is_some()) {
+        return None;
+    }
+    [Attr::AriaLabel, Attr::Title]
+        .into_iter()
+        .filter_map(|at| dom.attr(a, at))
+        .map(str::trim)
+        .find(|l| !l.is_empty())
 }
 
 /// Columns of a CSS-grid table as Javadoc writes it (`div.summary-table.three-column-summary`,

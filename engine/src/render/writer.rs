@@ -64,6 +64,19 @@ pub struct Writer {
     /// Opening markers whose content began with white space: the space goes before the
     /// marker when the span closes (`one<b> two</b>` → `one **two**`).
     lead_space: Vec<usize>,
+    /// An open link whose content holds blocks (see [`Writer::start_block_link`]).
+    block_link: Option<BlockLink>,
+}
+
+/// A link around blocks (a card: `<a><h3>Title</h3><p>Text</p></a>`). Link text cannot hold
+/// blocks, so each block's inline content becomes a link of its own: opened before its first
+/// output, closed when the inline buffer is written out.
+#[derive(Debug)]
+struct BlockLink {
+    /// `](destination "title")`.
+    closer: String,
+    /// Position of the `[` of the link open in the inline buffer.
+    open: Option<usize>,
 }
 
 impl Writer {
@@ -83,6 +96,7 @@ impl Writer {
             last_closed: None,
             fresh_marker: None,
             lead_space: Vec::new(),
+            block_link: None,
         }
     }
 
@@ -109,6 +123,7 @@ impl Writer {
             if word.is_empty() {
                 continue;
             }
+            self.open_link_segment();
             self.settle_closer(word.as_bytes()[0]);
             self.before_word(word.as_bytes()[0]);
             self.guard_adjacent(word.as_bytes()[0]);
@@ -200,6 +215,9 @@ impl Writer {
     /// bare, it is fresh again, so the text that follows hugs it.
     pub fn removed_back_to(&mut self, at: usize) {
         self.inline.truncate(at);
+        if let Some(link) = &mut self.block_link {
+            link.open = link.open.filter(|&o| o < at);
+        }
         let head = self.inline.as_str();
         let len = if head.ends_with("**") || head.ends_with("~~") {
             2
@@ -247,6 +265,11 @@ impl Writer {
 
     /// Opening markup (`**`, `[`, …): a pending space goes before it, whitespace after it is dropped.
     pub fn open_marker(&mut self, marker: &str) -> usize {
+        self.open_link_segment();
+        self.push_marker(marker)
+    }
+
+    fn push_marker(&mut self, marker: &str) -> usize {
         // `_em_` directly followed by more markup (`_em_~~del~~`) is not read as emphasis
         // by every GFM parser; `*em*` is.
         self.before_word(b'x');
@@ -313,12 +336,33 @@ impl Writer {
             // `snake<b>_case</b>`: a delimiter CommonMark cannot read as an opener would show
             // as literal asterisks; plain text is the faithful rendering.
             self.inline.replace_range(open..open + open_len, "");
+            self.shift_spans(open + open_len, -(open_len as isize));
+            // Its position is stale now, and content followed it anyway.
+            self.fresh_marker = None;
+            // A span that was the whole content now follows `prev` itself: it may no
+            // longer open either (`x<b><i>(y)</i></b>`).
+            if let Some((o, c, l)) = self.last_closed {
+                let delims = self
+                    .inline
+                    .get(o..o + l)
+                    .filter(|m| m.bytes().all(|b| matches!(b, b'*' | b'_' | b'~')));
+                let spans =
+                    delims.is_some() && o + 2 * l < c && delims == self.inline.get(c - l..c);
+                let next = self.inline.get(o + l..).and_then(|a| a.chars().next());
+                if spans && o == open && c == self.inline.len() && !left_flanking(prev, next) {
+                    self.inline.truncate(c - l);
+                    self.inline.replace_range(o..o + l, "");
+                    self.last_closed = None;
+                    self.pending_closer = None;
+                }
+            }
         }
         if self.space == Space::Suppressed {
             self.space = Space::None;
         }
         if lead {
             self.inline.insert(open, ' ');
+            self.shift_spans(open, 1);
         }
         if opens && emphasis {
             // A closer after punctuation only closes if no word follows directly.
@@ -332,6 +376,114 @@ impl Writer {
             self.last_closed = Some((open + usize::from(lead), self.inline.len(), marker.len()));
         }
         opens
+    }
+
+    /// Text from `from` on moved by `by` bytes (a marker removed or a space inserted before
+    /// it): the spans closed inside the span being closed move with it.
+    fn shift_spans(&mut self, from: usize, by: isize) {
+        let shift = |p: &mut usize| {
+            if *p >= from {
+                *p = p.saturating_add_signed(by);
+            }
+        };
+        if let Some((o, c, _)) = &mut self.pending_closer {
+            shift(o);
+            shift(c);
+        }
+        if let Some((o, c, _)) = &mut self.last_closed {
+            shift(o);
+            shift(c);
+        }
+    }
+
+    /// Emphasis opened at `open` whose whole content is a link `[text](dest)` with its `]` at
+    /// `bracket`: the delimiters go inside the link text, where `[` and `]` always let them
+    /// open and close (`x**[l](/)**y` would show literal asterisks). Returns the link's new
+    /// `[` and `]` positions.
+    pub fn emphasise_link_text(
+        &mut self,
+        open: usize,
+        marker: &str,
+        bracket: usize,
+    ) -> Option<(usize, usize)> {
+        let len = marker.len();
+        // One space may sit between the opener and the link (`<b><a> x </a></b>`).
+        let gap = usize::from(self.inline.get(open + len..open + len + 1) == Some(" "));
+        let link = open + len + gap;
+        let whole = self.inline.get(open..open + len) == Some(marker)
+            && self.inline.get(link..link + 1) == Some("[")
+            && self.inline.get(bracket..bracket + 2) == Some("](")
+            && bracket > link + 1
+            && self.inline.ends_with(')');
+        if !whole {
+            return None;
+        }
+        self.last_em = None;
+        self.last_closed = None;
+        self.pending_closer = None;
+        self.fresh_marker = None;
+        self.inline.replace_range(open..link, "");
+        let bracket = bracket - len - gap;
+        self.inline.insert_str(bracket, marker);
+        self.inline.insert_str(open + 1, marker);
+        let mut at = open;
+        // White space that opened the span goes before the link.
+        let lead = match self.lead_space.iter().rposition(|&p| p == open) {
+            Some(i) => {
+                self.lead_space.swap_remove(i);
+                true
+            }
+            None => gap > 0,
+        };
+        let before = self.inline.get(..open).unwrap_or("");
+        if lead && !before.is_empty() && !before.ends_with([' ', '\n']) {
+            self.inline.insert(open, ' ');
+            at += 1;
+        }
+        if self.space == Space::Suppressed {
+            self.space = Space::None;
+        }
+        Some((at, bracket + 2 * len + (at - open)))
+    }
+
+    /// Start a link around blocks: `closer` is `](destination "title")`.
+    pub fn start_block_link(&mut self, closer: String) {
+        self.block_link = Some(BlockLink { closer, open: None });
+    }
+
+    /// End the link around blocks, closing the link of the inline content written last.
+    pub fn end_block_link(&mut self) {
+        self.close_link_segment();
+        self.block_link = None;
+    }
+
+    /// Inside a link around blocks: open a link before the first output of the inline
+    /// content.
+    pub fn open_link_segment(&mut self) {
+        if !matches!(&self.block_link, Some(BlockLink { open: None, .. })) {
+            return;
+        }
+        let at = self.push_marker("[");
+        if let Some(link) = &mut self.block_link {
+            link.open = Some(at);
+        }
+    }
+
+    fn close_link_segment(&mut self) {
+        let Some(link) = &mut self.block_link else {
+            return;
+        };
+        let Some(at) = link.open.take() else {
+            return;
+        };
+        let closer = link.closer.clone();
+        // A line break cannot end link text usefully: it would end up inside the brackets.
+        while self.inline.ends_with("\\\n") {
+            self.inline.truncate(self.inline.len() - 2);
+        }
+        if !self.close_marker(at, 1, &closer) {
+            self.space = Space::Pending;
+        }
     }
 
     /// Reopen the span of `marker` that closed right here (`<b>x</b><b>y</b>` is one span
@@ -354,6 +506,7 @@ impl Writer {
 
     /// Markup written as is (task checkboxes, link destinations).
     pub fn raw(&mut self, s: &str) {
+        self.open_link_segment();
         self.last_em = None;
         self.flush_space();
         self.guard_adjacent(s.as_bytes().first().copied().unwrap_or(b' '));
@@ -508,6 +661,14 @@ impl Writer {
 
     /// Take the inline buffer (for headings and cells), leaving it empty.
     pub fn take_inline(&mut self, from: usize) -> String {
+        if self
+            .block_link
+            .as_ref()
+            .and_then(|l| l.open)
+            .is_some_and(|o| o >= from)
+        {
+            self.close_link_segment();
+        }
         self.last_em = None;
         self.lead_space.retain(|&p| p < from);
         self.last_closed = None;
@@ -519,6 +680,7 @@ impl Writer {
 
     /// Write the paragraph built so far, if any.
     pub fn flush_paragraph(&mut self) {
+        self.close_link_segment();
         self.last_em = None;
         self.lead_space.clear();
         self.fresh_marker = None;
@@ -563,6 +725,20 @@ impl Writer {
     }
 
     // ---- prefixes ----
+
+    /// Continue the item closed last at this depth (content a list holds outside any `<li>`):
+    /// its lines get the item's indentation of `width`. `loose`: a blank line goes first.
+    pub fn continue_item(&mut self, width: usize, loose: bool) {
+        self.prefixes.push(Prefix::Item {
+            marker: " ".repeat(width),
+            pending: false,
+            blank: false,
+            sibling: false,
+        });
+        if loose {
+            self.blank_pending = true;
+        }
+    }
 
     pub fn push_quote(&mut self) {
         self.prefixes.push(Prefix::Quote { started: false });

@@ -1,0 +1,206 @@
+//! Cases from public HTML-to-Markdown suites (turndown's test page, html-to-markdown's golden
+//! files) where the Markdown said something other than what a browser shows: lost nesting,
+//! lost headings, code blocks turned into literal backticks, delimiters shown as text.
+use agent_markdown::{convert, Options};
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
+
+fn md(html: &str) -> String {
+    let opts = Options {
+        front_matter: false,
+        prune: false,
+        ..Options::default()
+    };
+    convert(html.as_bytes(), &opts).markdown
+}
+
+/// List nesting depth at which each text run is read, in document order.
+fn item_depths(md: &str) -> Vec<(String, usize)> {
+    let mut depth = 0;
+    let mut out = Vec::new();
+    for event in Parser::new(md) {
+        match event {
+            Event::Start(Tag::List(_)) => depth += 1,
+            Event::End(TagEnd::List(_)) => depth -= 1,
+            Event::Text(t) => out.push((t.to_string(), depth)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Text a reader sees as literal, outside code: emphasis delimiters among it were not read.
+fn plain_text(md: &str) -> String {
+    let mut code = 0;
+    let mut out = String::new();
+    for event in Parser::new(md) {
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => code += 1,
+            Event::End(TagEnd::CodeBlock) => code -= 1,
+            Event::Text(t) if code == 0 => out.push_str(&t),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn pairs(v: &[(&str, usize)]) -> Vec<(String, usize)> {
+    v.iter().map(|(t, d)| (t.to_string(), *d)).collect()
+}
+
+#[test]
+fn list_directly_inside_a_list_nests_under_the_item_before_it() {
+    let out = md("<ul><li>a</li><ul><li>b</li></ul><li>c</li></ul>");
+    assert_eq!(out, "- a\n  - b\n- c\n");
+    let out = md("<ol><li>a</li><ol><li>b</li></ol></ol>");
+    assert_eq!(out, "1. a\n   1. b\n");
+    assert_eq!(item_depths(&out), pairs(&[("a", 1), ("b", 2)]));
+}
+
+#[test]
+fn list_directly_inside_a_list_with_no_item_before_it_keeps_its_depth() {
+    let out = md("<ol><ol><ol><li>deep</li></ol></ol></ol>");
+    assert_eq!(item_depths(&out), pairs(&[("deep", 3)]), "in:\n{out}");
+}
+
+#[test]
+fn block_directly_inside_a_list_continues_the_item_before_it() {
+    let out = md("<ul><li><a href=\"/p\">a</a></li><p><a href=\"/q\">b</a></p></ul>");
+    assert_eq!(out, "- [a](/p)\n\n  [b](/q)\n");
+    let out = md("<ol><li>x</li>text<li>y</li></ol>");
+    assert_eq!(item_depths(&out), pairs(&[("x", 1), ("text", 1), ("y", 1)]));
+    // A wrapper of items stays transparent.
+    assert_eq!(md("<ul><li>a</li><div><li>b</li></div></ul>"), "- a\n- b\n");
+}
+
+#[test]
+fn fences_in_lists_without_items_survive() {
+    let pre = "<pre>a\n[x](javascript:alert(1))\n&lt;img src=x onerror=alert(1)&gt;</pre>";
+    for depth in [1, 3, 30] {
+        for open in ["<ol>", "<ul>", "<ol start=3>"] {
+            let html = format!("{}<li>{pre}", open.repeat(depth));
+            let out = md(&html);
+            let mut blocks = Vec::new();
+            let mut current: Option<String> = None;
+            for event in Parser::new(&out) {
+                match event {
+                    Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) => {
+                        current = Some(String::new())
+                    }
+                    Event::Text(t) => {
+                        if let Some(c) = current.as_mut() {
+                            c.push_str(&t);
+                        }
+                    }
+                    Event::End(TagEnd::CodeBlock) => blocks.extend(current.take()),
+                    Event::Html(_) | Event::InlineHtml(_) => panic!("raw HTML in:\n{out}"),
+                    _ => {}
+                }
+            }
+            assert_eq!(
+                blocks,
+                vec!["a\n[x](javascript:alert(1))\n<img src=x onerror=alert(1)>\n".to_string()],
+                "in:\n{out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn heading_inside_a_link_stays_a_heading_and_keeps_the_link() {
+    let out = md("<a href=\"/x\"><h3>Card title</h3><p>Card text</p></a>");
+    assert_eq!(out, "### [Card title](/x)\n\n[Card text](/x)\n");
+    let out = md("<blockquote><a href=\"/x\"> <h2>T</h2> </a></blockquote>");
+    assert_eq!(out, "> ## [T](/x)\n");
+}
+
+#[test]
+fn pre_inside_code_is_a_code_block() {
+    let out = md("<div>before <code><pre>x</pre></code> after</div>");
+    assert_eq!(out, "before\n\n```\nx\n```\n\nafter\n");
+    let out =
+        md("<div><code class=\"language-one\"><pre class=\"language-two\">y</pre></code></div>");
+    assert_eq!(out, "```two\ny\n```\n");
+}
+
+#[test]
+fn emphasis_around_a_link_is_never_shown_as_delimiters() {
+    let out = md("<p>x<b><i><a href=\"/\">l</a></i></b>y</p>");
+    assert_eq!(out, "x[**_l_**](/)y\n");
+    let out = md("<p>before<strong><a href=\"/\">a</a></strong>after</p>");
+    assert_eq!(out, "before[**a**](/)after\n");
+    let out = md("<p>before  <strong><a href=\"/\">  middle  </a></strong>  after</p>");
+    assert_eq!(out, "before [**middle**](/) after\n");
+    // Emphasis dropped for its neighbour leaves none behind inside it either.
+    let out = md("<p>x<b><i>(y)</i></b>z and x<b><i>(y)</i></b> z</p>");
+    assert!(!plain_text(&out).contains(['*', '_']), "in:\n{out}");
+    assert_eq!(out, "x(y)z and x(y) z\n");
+}
+
+#[test]
+fn adjacent_code_elements_are_one_span() {
+    assert_eq!(
+        md("<p>before<code>A</code><code>B</code>after</p>"),
+        "before`AB`after\n"
+    );
+    assert_eq!(
+        md("<p>before <code>A</code> <code>B</code> after</p>"),
+        "before `A` `B` after\n"
+    );
+    assert_eq!(md("<p><code>A</code><code> B</code></p>"), "`A B`\n");
+    // Continuing a span rewrites it: a long run of code elements is cut into spans of
+    // bounded length, so the work stays linear.
+    let out = md(&format!("<p>{}</p>", "<code>ab</code>".repeat(2000)));
+    let spans: Vec<&str> = out.trim_end().split(' ').collect();
+    assert!(
+        spans.len() > 1 && spans.iter().all(|s| s.len() < 300),
+        "{}",
+        out.len()
+    );
+    assert_eq!(spans.concat().replace('`', ""), "ab".repeat(2000));
+}
+
+#[test]
+fn rule_inside_a_heading_does_not_end_it() {
+    assert_eq!(md("<h4><hr>More posts</h4>"), "#### More posts\n");
+}
+
+#[test]
+fn white_space_only_code_keeps_the_words_apart() {
+    assert_eq!(md("<p>before<code> </code>after</p>"), "before after\n");
+    assert_eq!(md("<p>before<code></code>after</p>"), "beforeafter\n");
+}
+
+#[test]
+fn icon_only_link_is_named_by_its_label() {
+    let out = md("<p><a href=\"/home\" aria-label=\"Home\" title=\"t\"><svg><path/></svg></a></p>");
+    assert_eq!(out, "[Home](/home \"t\")\n");
+    let out = md("<p><a href=\"/home\" title=\"Home page\"><i class=\"icon\"></i></a></p>");
+    // The title became the text: not repeated as the title.
+    assert_eq!(out, "[Home page](/home)\n");
+    // A permalink icon within the page says nothing.
+    assert_eq!(
+        md("<h2 id=a>A<a href=\"#b\" aria-label=\"Permalink\"><svg></svg></a></h2>"),
+        "## A\n"
+    );
+}
+
+#[test]
+fn empty_list_between_lists_does_not_merge_its_neighbours() {
+    let out = md("<ul><li>A</li></ul><ul><li>B</li></ul><ul></ul><ul><li>C</li></ul>");
+    let lists = Parser::new(&out)
+        .filter(|e| matches!(e, Event::Start(Tag::List(_))))
+        .count();
+    assert_eq!(lists, 3, "in:\n{out}");
+}
+
+#[test]
+fn one_item_list_keeps_its_bullet_when_pruned() {
+    let html = "<html><body><ul><li><p>A list item with a blockquote:</p><blockquote>\
+                <p>This is a blockquote inside a list item.</p></blockquote></li></ul></body></html>";
+    let opts = Options {
+        front_matter: false,
+        ..Options::default()
+    };
+    let out = convert(html.as_bytes(), &opts).markdown;
+    assert!(out.starts_with("- A list item"), "in:\n{out}");
+}
