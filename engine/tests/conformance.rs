@@ -4,14 +4,8 @@
 use agent_markdown::{convert, Options};
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
-fn md(html: &str) -> String {
-    let opts = Options {
-        front_matter: false,
-        prune: false,
-        ..Options::default()
-    };
-    convert(html.as_bytes(), &opts).markdown
-}
+mod common;
+use common::md;
 
 /// List nesting depth at which each text run is read, in document order.
 fn item_depths(md: &str) -> Vec<(String, usize)> {

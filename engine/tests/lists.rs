@@ -2,17 +2,10 @@
 //! a paragraph, empty items, and nesting past the writer's depth cap. A wrong structure
 //! here is a safety bug, not only a fidelity one: a fence that a reader does not see as a
 //! fence turns the page's code samples into live Markdown (raw HTML, links).
-use agent_markdown::{convert, Options};
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
-fn md(html: &str) -> String {
-    let opts = Options {
-        front_matter: false,
-        prune: false,
-        ..Options::default()
-    };
-    convert(html.as_bytes(), &opts).markdown
-}
+mod common;
+use common::md;
 
 /// The text of every fenced code block, as a CommonMark reader sees it.
 fn code_blocks(md: &str) -> Vec<String> {

@@ -74,3 +74,13 @@ pub fn convert_page(page: &Page) -> Output {
     };
     convert(&page.bytes, &opts)
 }
+
+/// A fragment's Markdown: no front matter, no pruning (what the structure tests compare).
+pub fn md(html: &str) -> String {
+    let opts = Options {
+        front_matter: false,
+        prune: false,
+        ..Options::default()
+    };
+    convert(html.as_bytes(), &opts).markdown
+}
