@@ -2345,10 +2345,15 @@ def write_doc(r: dict) -> None:
     )
     levels = ", ".join(
         str(v)
+        # A set: the overhead phase repeats some of these cells.
         for v in sorted(
-            c["vus"]
-            for c in r.get("cells", [])
-            if c["name"] == "markdown_small" and c["envoy"] == "filter-1w" and c["proto"] == "h1"
+            {
+                c["vus"]
+                for c in r.get("cells", [])
+                if c["name"] == "markdown_small"
+                and c["envoy"] == "filter-1w"
+                and c["proto"] == "h1"
+            }
         )
     )
     k6_cmds = r.get("k6_commands", [])
