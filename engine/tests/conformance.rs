@@ -198,3 +198,84 @@ fn one_item_list_keeps_its_bullet_when_pruned() {
     let out = convert(html.as_bytes(), &opts).markdown;
     assert!(out.starts_with("- A list item"), "in:\n{out}");
 }
+
+/// Whether the Markdown shows emphasis (`<em>`) anywhere.
+fn has_emphasis(md: &str) -> bool {
+    Parser::new(md).any(|e| matches!(e, Event::Start(Tag::Emphasis)))
+}
+
+#[test]
+fn inner_emphasis_left_behind_by_a_dropped_span_is_never_shown_as_delimiters() {
+    // html-to-markdown's link golden: the bold cannot open before `*`, and the italic it
+    // leaves behind cannot open before `[` either.
+    let out = md("<p>before<b><i><a href=\"/\">x</a>a</i>b</b>after</p>");
+    assert_eq!(out, "before[x](/)abafter\n");
+    for html in [
+        "<p>before<b><i><code>c</code>a</i>b</b>after</p>",
+        "<p>before<i><b><code>c</code>a</b>b</i>after</p>",
+    ] {
+        let out = md(html);
+        assert!(
+            !plain_text(&out).contains(['*', '_']),
+            "{html} gave:\n{out}"
+        );
+        assert_eq!(out, "before`c`abafter\n");
+    }
+}
+
+#[test]
+fn inner_emphasis_meeting_a_word_after_a_dropped_span_still_reads() {
+    // The bold's closer cannot close before a word; once it goes, the italic's `_` meets the
+    // word itself and must become `*` (or go, when it follows punctuation).
+    for (html, want) in [
+        ("<p><b><i>a</i></b>after</p>", "*a*after\n"),
+        ("<p>x<b><i>a</i></b>after</p>", "x*a*after\n"),
+        ("<p>before<b><i>a</i></b></p>", "before*a*\n"),
+    ] {
+        let out = md(html);
+        assert_eq!(out, want, "{html}");
+        assert!(has_emphasis(&out), "{html} lost its emphasis:\n{out}");
+        assert!(
+            !plain_text(&out).contains(['*', '_']),
+            "{html} gave:\n{out}"
+        );
+    }
+    let out = md("<p><b><i>a<a href=\"/\">x</a></i></b>after</p>");
+    assert!(!plain_text(&out).contains(['*', '_']), "in:\n{out}");
+    assert_eq!(out, "a[x](/)after\n");
+}
+
+#[test]
+fn a_rule_that_is_the_whole_document_is_kept() {
+    // turndown's `hr` cases; a closing rule after content still separates nothing.
+    assert_eq!(md("<hr>"), "***\n");
+    assert_eq!(md("<hr></hr>"), "***\n");
+    assert_eq!(md("<hr><hr>"), "***\n");
+    assert_eq!(md("<p>a</p><hr>"), "a\n");
+    assert_eq!(md("<hr><p>a</p>"), "***\n\na\n");
+}
+
+#[test]
+fn text_white_space_at_the_edges_of_emphasis_goes_outside_it() {
+    // turndown's no-break space cases: a delimiter next to U+00A0 can neither close nor open,
+    // so `*foo\u{a0}*bar` showed its asterisks.
+    for (html, want) in [
+        ("<i>foo&nbsp;</i>bar", "_foo_\u{a0}bar\n"),
+        ("<i>foo&nbsp;</i>&nbsp;bar", "_foo_\u{a0}\u{a0}bar\n"),
+        ("<i>foo </i>&nbsp;bar", "_foo_ \u{a0}bar\n"),
+        ("foo<i>&nbsp;bar</i>", "foo\u{a0}*bar*\n"),
+        ("foo <i>&nbsp;bar</i>", "foo \u{a0}_bar_\n"),
+        ("<b>foo&nbsp;</b>bar", "**foo**\u{a0}bar\n"),
+        ("a <b>&nbsp;b&nbsp;</b> c", "a \u{a0}**b**\u{a0} c\n"),
+    ] {
+        let out = md(html);
+        assert_eq!(out, want, "{html}");
+        let styled =
+            Parser::new(&out).any(|e| matches!(e, Event::Start(Tag::Emphasis | Tag::Strong)));
+        assert!(styled, "{html} lost its emphasis:\n{out}");
+        assert!(
+            !plain_text(&out).contains(['*', '_']),
+            "{html} gave:\n{out}"
+        );
+    }
+}

@@ -833,6 +833,8 @@ impl Renderer<'_> {
                 if !self.emphasise_link(at, marker)
                     && self.w.close_marker(at, marker.len(), marker)
                     && marker == "_"
+                    // Not when text white space went after the closer (`<i>x&nbsp;</i>`).
+                    && self.w.inline.ends_with('_')
                 {
                     self.w.last_em = Some((at, self.w.inline.len() - 1));
                 }

@@ -59,6 +59,9 @@ pub struct Writer {
     pending_closer: Option<(usize, usize, usize)>,
     /// The span closed last: open position, end of its closer, marker length.
     last_closed: Option<(usize, usize, usize)>,
+    /// The span whose closer sits right before the pending closer's (`**_a_**`), as
+    /// `last_closed`.
+    inner_closer: Option<(usize, usize, usize)>,
     /// Start and end of the opening marker written last, while nothing follows it yet.
     fresh_marker: Option<(usize, usize)>,
     /// Opening markers whose content began with white space: the space goes before the
@@ -94,6 +97,7 @@ impl Writer {
             last_em: None,
             pending_closer: None,
             last_closed: None,
+            inner_closer: None,
             fresh_marker: None,
             lead_space: Vec::new(),
             block_link: None,
@@ -154,11 +158,48 @@ impl Writer {
 
     /// A word of text follows: a closer after punctuation right before it cannot close.
     fn settle_closer(&mut self, first: u8) {
+        let inner = self.inner_closer.take();
         if let Some((open, close, len)) = self.pending_closer.take() {
             let adjacent = self.space == Space::None && close + len == self.inline.len();
             if adjacent && (first.is_ascii_alphanumeric() || first >= 0x80) {
                 self.inline.replace_range(close..close + len, "");
                 self.inline.replace_range(open..open + len, "");
+                // The span that ended right before it now meets the word itself.
+                if let Some((o, c, l)) = inner {
+                    self.settle_inner(o.saturating_sub(len), c.saturating_sub(len), l);
+                }
+            }
+        }
+    }
+
+    /// The span at `o..c` (markers of `l` bytes) whose closer now ends the buffer, right
+    /// before a word: after punctuation it cannot close, so its markers go; `_` becomes `*`.
+    fn settle_inner(&mut self, o: usize, c: usize, l: usize) {
+        if l == 0 || o + 2 * l >= c || c != self.inline.len() {
+            return;
+        }
+        let opener = self.inline.get(o..o + l);
+        let markers = opener.is_some_and(|m| m.bytes().all(|b| matches!(b, b'*' | b'_' | b'~')))
+            && opener == self.inline.get(c - l..c);
+        if !markers {
+            return;
+        }
+        let last = self.inline.get(..c - l).and_then(|b| b.chars().next_back());
+        if last.is_some_and(is_punct) {
+            self.inline.truncate(c - l);
+            self.inline.replace_range(o..o + l, "");
+            self.last_closed = None;
+        } else if l == 1 {
+            self.underscore_to_star(o, c - 1);
+        }
+    }
+
+    /// `_emphasis_` with its delimiters at `open` and `close` becomes `*emphasis*`: `_` neither
+    /// opens nor closes inside a word. Same-length replacements, in place.
+    fn underscore_to_star(&mut self, open: usize, close: usize) {
+        for at in [open, close] {
+            if self.inline.get(at..at + 1) == Some("_") {
+                self.inline.replace_range(at..at + 1, "*");
             }
         }
     }
@@ -309,17 +350,49 @@ impl Writer {
             self.inline.truncate(trimmed);
             self.space = Space::Pending;
         }
-        // Every frame still open began before `open`, so edits from here on move no position
+        let emphasis = matches!(marker.as_bytes().first(), Some(b'*' | b'_' | b'~'));
+        // So does white space that is text (`<i>foo&nbsp;</i>`): a closer after it cannot
+        // close. It goes back after the closer, as text.
+        let kept = self
+            .inline
+            .trim_end_matches(|c: char| c.is_whitespace() && !c.is_ascii())
+            .len();
+        let moved = if emphasis && kept > open + open_len {
+            self.inline.split_off(kept)
+        } else {
+            String::new()
+        };
+        // And leading white space that is text (`foo<i>&nbsp;bar</i>`) goes before the opener,
+        // which could not open before it. Spans inside begin after it and stay where they are.
+        let at = open;
+        let body = at + open_len;
+        let ws_len = self.inline.get(body..).map_or(0, |s| {
+            s.len()
+                - s.trim_start_matches(|c: char| c.is_whitespace() && !c.is_ascii())
+                    .len()
+        });
+        let open = if emphasis && ws_len > 0 && body + ws_len < self.inline.len() {
+            let ws = self
+                .inline
+                .get(body..body + ws_len)
+                .unwrap_or("")
+                .to_owned();
+            self.inline.replace_range(body..body + ws_len, "");
+            self.inline.insert_str(at, &ws);
+            at + ws_len
+        } else {
+            at
+        };
+        // Every frame still open began before `at`, so edits from here on move no position
         // anyone still holds.
-        let lead = match self.lead_space.iter().rposition(|&p| p == open) {
+        let lead = match self.lead_space.iter().rposition(|&p| p == at) {
             Some(i) => {
                 self.lead_space.swap_remove(i);
-                let before = self.inline.get(..open).unwrap_or("");
+                let before = self.inline.get(..at).unwrap_or("");
                 !before.is_empty() && !before.ends_with([' ', '\n'])
             }
             None => false,
         };
-        let emphasis = matches!(marker.as_bytes().first(), Some(b'*' | b'_' | b'~'));
         let prev = if lead {
             Some(' ')
         } else {
@@ -349,11 +422,18 @@ impl Writer {
                 let spans =
                     delims.is_some() && o + 2 * l < c && delims == self.inline.get(c - l..c);
                 let next = self.inline.get(o + l..).and_then(|a| a.chars().next());
-                if spans && o == open && c == self.inline.len() && !left_flanking(prev, next) {
-                    self.inline.truncate(c - l);
-                    self.inline.replace_range(o..o + l, "");
-                    self.last_closed = None;
-                    self.pending_closer = None;
+                // Whether or not it was the whole content (`x<b><i><a>y</a>z</i></b>`).
+                if spans && o == open && c <= self.inline.len() {
+                    if !left_flanking(prev, next) {
+                        self.inline.replace_range(c - l..c, "");
+                        self.inline.replace_range(o..o + l, "");
+                        self.last_closed = None;
+                        self.pending_closer = None;
+                        self.inner_closer = None;
+                    } else if l == 1 && prev.is_some_and(is_word) {
+                        // `_` does not open inside a word (`x<b><i>y</i></b>`); `*` does.
+                        self.underscore_to_star(o, c - 1);
+                    }
                 }
             }
         }
@@ -361,19 +441,30 @@ impl Writer {
             self.space = Space::None;
         }
         if lead {
-            self.inline.insert(open, ' ');
-            self.shift_spans(open, 1);
+            self.inline.insert(at, ' ');
+            self.shift_spans(at, 1);
         }
         if opens && emphasis {
             // A closer after punctuation only closes if no word follows directly.
             let close = self.inline.len() - marker.len();
             let last = self.inline.get(..close).and_then(|b| b.chars().next_back());
             if last.is_some_and(is_punct) {
+                // The span closed right before this closer (`**_a_**`): if a word removes
+                // this one's markers, the inner closer meets that word next.
+                self.inner_closer = self
+                    .last_closed
+                    .filter(|&(o, c, _)| c == close && o > open + usize::from(lead));
                 self.pending_closer = Some((open + usize::from(lead), close, marker.len()));
             }
         }
         if opens {
             self.last_closed = Some((open + usize::from(lead), self.inline.len(), marker.len()));
+        }
+        if !moved.is_empty() {
+            self.inline.push_str(&moved);
+            self.last_em = None;
+            self.pending_closer = None;
+            self.inner_closer = None;
         }
         opens
     }
@@ -391,6 +482,10 @@ impl Writer {
             shift(c);
         }
         if let Some((o, c, _)) = &mut self.last_closed {
+            shift(o);
+            shift(c);
+        }
+        if let Some((o, c, _)) = &mut self.inner_closer {
             shift(o);
             shift(c);
         }
@@ -421,6 +516,7 @@ impl Writer {
         self.last_em = None;
         self.last_closed = None;
         self.pending_closer = None;
+        self.inner_closer = None;
         self.fresh_marker = None;
         self.inline.replace_range(open..link, "");
         let bracket = bracket - len - gap;
@@ -500,6 +596,7 @@ impl Writer {
         }
         self.inline.truncate(end - len);
         self.pending_closer = None;
+        self.inner_closer = None;
         self.last_em = None;
         Some(open)
     }
@@ -673,6 +770,7 @@ impl Writer {
         self.lead_space.retain(|&p| p < from);
         self.last_closed = None;
         self.pending_closer = None;
+        self.inner_closer = None;
         let s = self.inline.split_off(from.min(self.inline.len()));
         self.space = Space::Suppressed;
         s
@@ -686,6 +784,7 @@ impl Writer {
         self.fresh_marker = None;
         self.last_closed = None;
         self.pending_closer = None;
+        self.inner_closer = None;
         if self.inline.trim().is_empty() {
             self.inline.clear();
             self.space = Space::Suppressed;
@@ -773,14 +872,15 @@ impl Writer {
 
     /// Finish: exactly one trailing newline, nothing for an empty document, and no closing
     /// thematic break (the rule above a dropped comments or related-stories block separates
-    /// nothing). Text `***` is always escaped, so a last line `***` is a break.
+    /// nothing) unless the rule is all there is. Text `***` is always escaped, so a last line
+    /// `***` is a break.
     pub fn finish(mut self) -> String {
         self.flush_paragraph();
         loop {
             let t = self.out.trim_end().len();
             self.out.truncate(t);
             match self.out.strip_suffix("***") {
-                Some(rest) if rest.is_empty() || rest.ends_with('\n') => {
+                Some(rest) if !rest.trim().is_empty() && rest.ends_with('\n') => {
                     let keep = rest.len();
                     self.out.truncate(keep);
                 }
@@ -839,6 +939,11 @@ fn can_interrupt_paragraph(marker: &str) -> bool {
 /// neither alphanumeric nor white space.
 fn is_punct(c: char) -> bool {
     c.is_ascii_punctuation() || (!c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace())
+}
+
+/// A character inside a word: neither white space nor punctuation.
+fn is_word(c: char) -> bool {
+    !c.is_whitespace() && !is_punct(c)
 }
 
 /// Whether a delimiter run between `prev` and `next` is left-flanking, i.e. can open.
