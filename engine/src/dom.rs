@@ -220,16 +220,26 @@ impl Dom {
     /// as for [`Dom::attr`]).
     fn hidden_by_attrs(&self, tag: Tag, (a, b): (u32, u32)) -> bool {
         let attrs = self.attrs.get(a as usize..b as usize).unwrap_or_default();
-        let first = |which: Attr| {
-            attrs
-                .iter()
-                .find(|(name, _, _)| *name == which)
-                .and_then(|&(_, s, e)| self.attr_text.get(s as usize..e as usize))
-        };
-        first(Attr::Hidden).is_some()
-            || first(Attr::AriaHidden).is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-            || (tag == Tag::Dialog && first(Attr::Open).is_none())
-            || first(Attr::Style).is_some_and(crate::select::style_hides)
+        // One pass for the four attributes (this runs for every element).
+        let (mut hidden, mut aria_hidden, mut open, mut style) = (None, None, None, None);
+        for &(name, s, e) in attrs {
+            let slot = match name {
+                Attr::Hidden => &mut hidden,
+                Attr::AriaHidden => &mut aria_hidden,
+                Attr::Open => &mut open,
+                Attr::Style => &mut style,
+                _ => continue,
+            };
+            if slot.is_none() {
+                *slot = Some(self.attr_text.get(s as usize..e as usize));
+            }
+        }
+        hidden.flatten().is_some()
+            || aria_hidden
+                .flatten()
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+            || (tag == Tag::Dialog && open.flatten().is_none())
+            || style.flatten().is_some_and(crate::select::style_hides)
     }
 
     /// Children of `id`, first to last.

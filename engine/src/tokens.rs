@@ -79,6 +79,16 @@ fn milli_tokens(text: &str) -> u64 {
     let mut s = Scanner::new(text);
     while let Some((c, info)) = s.bump() {
         match info.class {
+            // A lone space before a word is its prefix (what `space` would find, sooner).
+            Class::Space
+                if c == ' ' && matches!(s.peek_class(), Some(Class::Letter | Class::Mark)) =>
+            {
+                if !s.spaced_lower_word() {
+                    if let Some((_, info)) = s.bump() {
+                        s.word(info, Prefix::Space);
+                    }
+                }
+            }
             Class::Letter | Class::Mark => s.word(info, Prefix::None),
             Class::Digit => s.digits(),
             Class::Newline | Class::Space => s.space(c, info),
@@ -146,17 +156,31 @@ const fn info(class: Class, script: Script, upper: bool) -> Info {
 
 const PUNCT: Info = info(Class::Punct, Script::Other, false);
 
+#[inline(always)]
 fn classify(c: char) -> Info {
-    match c {
-        'a'..='z' => info(Class::Letter, Script::Ascii, false),
-        'A'..='Z' => info(Class::Letter, Script::Ascii, true),
-        '0'..='9' => info(Class::Digit, Script::Other, false),
-        '\n' | '\r' => info(Class::Newline, Script::Other, false),
-        ' ' | '\t' | '\x0b' | '\x0c' => info(Class::Space, Script::Other, false),
-        '\0'..='\x7f' => PUNCT,
-        _ => classify_non_ascii(c),
+    match ASCII.get(c as usize) {
+        Some(&info) => info,
+        None => classify_non_ascii(c),
     }
 }
+
+/// [`classify`] of the ASCII characters: one load instead of a chain of range tests.
+static ASCII: [Info; 128] = {
+    let mut table = [PUNCT; 128];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match b as u8 {
+            b'a'..=b'z' => info(Class::Letter, Script::Ascii, false),
+            b'A'..=b'Z' => info(Class::Letter, Script::Ascii, true),
+            b'0'..=b'9' => info(Class::Digit, Script::Other, false),
+            b'\n' | b'\r' => info(Class::Newline, Script::Other, false),
+            b' ' | b'\t' | b'\x0b' | b'\x0c' => info(Class::Space, Script::Other, false),
+            _ => PUNCT,
+        };
+        b += 1;
+    }
+    table
+};
 
 fn classify_non_ascii(c: char) -> Info {
     // The large letter blocks first, skipping the Unicode property look-ups.
@@ -389,6 +413,12 @@ impl Word {
     }
 }
 
+/// Whether an ASCII byte after lower-case letters ends the word: anything but a letter or an
+/// apostrophe (which may start a contraction); non-ASCII bytes are left to the full path.
+fn ends_word(b: u8) -> bool {
+    b.is_ascii() && !b.is_ascii_alphabetic() && b != b'\''
+}
+
 /// Walks the text once, keeping the next character (already classified) as look-ahead.
 struct Scanner<'a> {
     rest: Chars<'a>,
@@ -421,9 +451,65 @@ impl<'a> Scanner<'a> {
         self.next.map(|(_, info)| info.class)
     }
 
+    /// [`Self::lower_word`] for a word after a space, the look-ahead being its first letter:
+    /// saves classifying that letter.
+    fn spaced_lower_word(&mut self) -> bool {
+        if !matches!(self.next, Some(('a'..='z', _))) {
+            return false;
+        }
+        let rest = self.rest.as_str();
+        let run = rest.bytes().take_while(u8::is_ascii_lowercase).count();
+        if !rest.as_bytes().get(run).is_none_or(|&b| ends_word(b)) {
+            return false;
+        }
+        self.rest = rest.get(run..).unwrap_or("").chars();
+        // The first letter, and the look-ahead after the run.
+        self.bump();
+        let mut w = Word::new(Prefix::Space);
+        w.letters = 1 + run as u64;
+        w.seen_lower = true;
+        self.add(&w);
+        true
+    }
+
+    /// Fast path for the commonest word, its first letter (ASCII lower case) just read: more
+    /// lower-case ASCII letters, ending before anything but a letter, a mark or an apostrophe.
+    /// Cut and costed as the general loop of [`Self::word`] would; `false` (nothing read) if
+    /// the word is not that simple.
+    fn lower_word(&mut self, prefix: Prefix) -> bool {
+        let letters = match self.next {
+            None => 1,
+            Some(('a'..='z', _)) => {
+                let rest = self.rest.as_str();
+                let run = rest.bytes().take_while(u8::is_ascii_lowercase).count();
+                if !rest.as_bytes().get(run).is_none_or(|&b| ends_word(b)) {
+                    return false;
+                }
+                self.rest = rest.get(run..).unwrap_or("").chars();
+                // The second letter, and the look-ahead after the run.
+                self.bump();
+                2 + run as u64
+            }
+            Some((c, _)) if u8::try_from(c).is_ok_and(ends_word) => 1,
+            Some(_) => return false,
+        };
+        let mut w = Word::new(prefix);
+        w.letters = letters;
+        w.seen_lower = true;
+        self.add(&w);
+        true
+    }
+
     /// A word from its first letter; a new piece starts at each lower→upper case change
     /// (`camelCase` is two pieces, `HTMLParser` one).
     fn word(&mut self, first: Info, prefix: Prefix) {
+        if first.class == Class::Letter
+            && first.script == Script::Ascii
+            && !first.upper
+            && self.lower_word(prefix)
+        {
+            return;
+        }
         let mut w = Word::new(prefix);
         w.push(first);
         while let Some((_, info)) = self.next {

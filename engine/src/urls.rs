@@ -1,6 +1,8 @@
 //! Link and image URLs: resolution against `<base href>` / the page URL, a scheme allowlist
 //! (so `javascript:` and friends never reach the output, however spelled), and Markdown-safe
 //! formatting of destinations and titles.
+use std::borrow::Cow;
+
 use url::Url;
 
 use crate::render::looks_like_entity;
@@ -55,8 +57,7 @@ impl Resolver {
             return None;
         }
         if let Some(scheme) = scheme_of(&cleaned) {
-            let scheme = scheme.to_ascii_lowercase();
-            if scheme == "data" {
+            if scheme.eq_ignore_ascii_case("data") {
                 let lower = cleaned.get(..20).unwrap_or(&cleaned).to_ascii_lowercase();
                 let ok = image
                     && lower.starts_with("data:image/")
@@ -64,8 +65,13 @@ impl Resolver {
                     && cleaned.len() <= MAX_DATA_IMAGE;
                 return ok.then(|| encode_destination(&cleaned));
             }
-            if !LINK_SCHEMES.contains(&scheme.as_str()) {
+            if !is_link_scheme(scheme) {
                 return None;
+            }
+            // Most absolute links are already what the URL parser would print back: skip the
+            // parse (a few µs each in wasm). If the parse failed, the result would be the same.
+            if already_serialized(&cleaned) {
+                return Some(encode_destination(&cleaned));
             }
             return Some(match Url::parse(&cleaned) {
                 Ok(u) => encode_destination(u.as_str()),
@@ -85,33 +91,102 @@ impl Resolver {
         // written and must not read as `foo:` either).
         let visible = out.strip_prefix('<').unwrap_or(&out);
         match scheme_of(visible) {
-            Some(scheme) if !LINK_SCHEMES.contains(&scheme.to_ascii_lowercase().as_str()) => None,
+            Some(scheme) if !is_link_scheme(scheme) => None,
             _ => Some(out),
         }
     }
 }
 
+/// Whether a link may keep `scheme` (any case).
+fn is_link_scheme(scheme: &str) -> bool {
+    LINK_SCHEMES.iter().any(|s| s.eq_ignore_ascii_case(scheme))
+}
+
 /// Strip what browsers strip from URLs: surrounding C0/space, and tabs/newlines anywhere.
-fn clean(raw: &str) -> String {
+fn clean(raw: &str) -> Cow<'_, str> {
     let trimmed = raw.trim_matches(|c: char| c <= ' ');
     if !trimmed.bytes().any(|b| matches!(b, b'\t' | b'\n' | b'\r')) {
-        return trimmed.to_owned();
+        return Cow::Borrowed(trimmed);
     }
-    trimmed
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .collect()
+    Cow::Owned(
+        trimmed
+            .chars()
+            .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+            .collect(),
+    )
+}
+
+/// Whether `url` is an `http(s)` URL that the WHATWG parser, if it accepts it, serializes
+/// back unchanged: lower-case scheme, a host of lower-case ASCII labels whose last label starts
+/// with a letter (no IPv4 forms, no `xn--`, no port or user info), and after it only
+/// characters no component re-encodes, with no dot segments and at most one `#`.
+fn already_serialized(url: &str) -> bool {
+    let Some(rest) = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+    else {
+        return false;
+    };
+    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (host, tail) = rest.split_at(host_end);
+    let host_ok = !host.is_empty()
+        && host.split('.').all(|label| {
+            !label.is_empty()
+                && !label.starts_with("xn--")
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        })
+        && host
+            .rsplit('.')
+            .next()
+            .is_some_and(|last| last.starts_with(|c: char| c.is_ascii_lowercase()));
+    // An empty path serializes as `/`.
+    if !host_ok || !tail.starts_with('/') {
+        return false;
+    }
+    // One pass: only characters no component encodes, no dot segment in the path, no `%2e`
+    // (a dot to the path parser), at most one `#`.
+    let b = tail.as_bytes();
+    let mut in_path = true;
+    let mut fragment = false;
+    let mut prev = 0u8;
+    for (i, &c) in b.iter().enumerate() {
+        let ok = match c {
+            b'?' => {
+                in_path = false;
+                true
+            }
+            b'#' => {
+                in_path = false;
+                !std::mem::replace(&mut fragment, true)
+            }
+            b'.' => !(in_path && prev == b'/'),
+            b'%' => !matches!(b.get(i + 1..i + 3), Some([b'2', b'e' | b'E'])),
+            b'-' | b'_' | b'~' | b'!' | b'$' | b'&' | b'(' | b')' | b'*' | b'+' | b',' | b';'
+            | b'=' | b':' | b'@' | b'/' => true,
+            _ => c.is_ascii_alphanumeric(),
+        };
+        if !ok {
+            return false;
+        }
+        prev = c;
+    }
+    true
 }
 
 /// The scheme of an absolute URL (`letters/digits/+-.` before the first `:`).
 fn scheme_of(url: &str) -> Option<&str> {
-    let colon = url.find(':')?;
-    let scheme = &url[..colon];
-    let mut chars = scheme.chars();
-    let first = chars.next()?;
-    (first.is_ascii_alphabetic()
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
-    .then_some(scheme)
+    let b = url.as_bytes();
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let colon = b
+        .iter()
+        .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')))?;
+    (b.get(colon) == Some(&b':'))
+        .then(|| url.get(..colon))
+        .flatten()
 }
 
 /// A destination CommonMark reads back unchanged: no spaces or angle brackets, and wrapped
@@ -123,7 +198,12 @@ fn encode_destination(url: &str) -> String {
     // so runs in between are copied whole and every cut is at a character boundary.
     let mut start = 0;
     let mut i = 0;
+    let mut parens = false;
     while let Some(&byte) = b.get(i) {
+        if !DESTINATION_SPECIAL[usize::from(byte)] {
+            i += 1;
+            continue;
+        }
         let (len, code): (usize, Option<&str>) = match byte {
             b' ' => (1, Some("%20")),
             b'<' => (1, Some("%3C")),
@@ -134,6 +214,8 @@ fn encode_destination(url: &str) -> String {
             0x00..=0x1f | 0x7f => (1, None),
             0xc2 if matches!(b.get(i + 1), Some(0x80..=0x9f)) => (2, None),
             _ => {
+                // Encoding never adds or removes a parenthesis, so the input tells.
+                parens |= matches!(byte, b'(' | b')');
                 i += 1;
                 continue;
             }
@@ -153,12 +235,26 @@ fn encode_destination(url: &str) -> String {
         start = i;
     }
     out.push_str(url.get(start..).unwrap_or(""));
-    if out.contains(['(', ')']) {
+    if parens {
         out.insert(0, '<');
         out.push('>');
     }
     out
 }
+
+/// The bytes [`encode_destination`] looks at: what it may encode, and parentheses.
+static DESTINATION_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = matches!(
+            b as u8,
+            0x00..=0x20 | 0x7f | 0xc2 | b'<' | b'>' | b'\\' | b'&' | b'(' | b')'
+        );
+        b += 1;
+    }
+    t
+};
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
@@ -186,6 +282,66 @@ pub fn title_suffix(title: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The fast path may only take URLs the parser rejects or prints back unchanged.
+    fn fast_path_is_exact(s: &str) {
+        if already_serialized(s) {
+            if let Ok(u) = Url::parse(s) {
+                assert_eq!(u.as_str(), s);
+            }
+        }
+    }
+
+    #[test]
+    fn already_serialized_urls() {
+        for yes in [
+            "https://example.com/",
+            "http://a-b.example.co.uk/x/y.html?q=1&r=(2)#frag:x",
+            "https://docs.rs/url/2.5.8/url/struct.Url.html#method.join",
+            "https://example.com/a%20b/c~d_e;f=g@h,i+j*k!l$m",
+        ] {
+            assert!(already_serialized(yes), "{yes}");
+            fast_path_is_exact(yes);
+        }
+        for no in [
+            "https://example.com",
+            "https://Example.com/",
+            "HTTPS://example.com/",
+            "https://example.com:443/",
+            "http://example.com:8080/",
+            "https://user@example.com/",
+            "https://1.2.3.4/",
+            "https://0x7f.1/",
+            "https://example.com./",
+            "https://xn--nxasmq6b.com/",
+            "https://example.com/a/../b",
+            "https://example.com/a/./b",
+            "https://example.com/a/%2e%2E/b",
+            "https://example.com/a b",
+            "https://example.com/a\\b",
+            "https://example.com/?q='x'",
+            "https://example.com/#a#b",
+            "https://example.com/é",
+            "https://example.com/{x}",
+            "ftp://example.com/",
+        ] {
+            assert!(!already_serialized(no), "{no}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        #[test]
+        fn already_serialized_matches_the_parser(
+            scheme in "https?://",
+            host in "[a-z0-9.-]{1,12}",
+            tail in "[/?#.%2eEaZ09:@!$&'()*+,;=_~-]{0,16}",
+        ) {
+            fast_path_is_exact(&format!("{scheme}{host}{tail}"));
+            fast_path_is_exact(&format!("{scheme}{host}/{tail}"));
+        }
+    }
 
     fn r() -> Resolver {
         Resolver::new(Some("https://example.com/docs/page.html?x=1"), None)
