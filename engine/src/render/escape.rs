@@ -23,6 +23,72 @@ pub fn push_word(out: &mut String, word: &str, ctx: Ctx) {
     }
 }
 
+/// The rest of a text node after its first word, which starts at white space (or is empty):
+/// each run of HTML white space becomes one space before the next word, and each word is
+/// escaped as by [`push_word`]. Returns whether the text ends in white space. Stretches of
+/// words that need no escaping, separated by single spaces, are copied in one piece.
+pub fn push_words(out: &mut String, rest: &str, ctx: Ctx) -> bool {
+    let b = rest.as_bytes();
+    let mut i = 0;
+    // `rest[chunk..]`, up to the white space before the current word, is written as is.
+    let mut chunk = 0;
+    loop {
+        let ws = i;
+        while b.get(i).is_some_and(|&c| CLASS[usize::from(c)] == SPACE) {
+            i += 1;
+        }
+        if i >= b.len() {
+            out.push_str(rest.get(chunk..ws).unwrap_or(""));
+            return ws < i;
+        }
+        let start = i;
+        let mut syntax = 0;
+        while let Some(&c) = b.get(i) {
+            let class = CLASS[usize::from(c)];
+            if class == SPACE {
+                break;
+            }
+            syntax |= class;
+            i += 1;
+        }
+        let single = start == ws + 1 && b.get(ws) == Some(&b' ');
+        if syntax != 0 || !single {
+            // White space, as well as the text before it, is all ASCII: char boundaries.
+            out.push_str(rest.get(chunk..ws).unwrap_or(""));
+            out.push(' ');
+            if syntax != 0 {
+                push_escaped(out, rest.get(start..i).unwrap_or(""), ctx);
+                chunk = i;
+            } else {
+                chunk = start;
+            }
+        }
+    }
+}
+
+const SPACE: u8 = 1;
+const SYNTAX: u8 = 2;
+
+/// Per byte: HTML white space ([`SPACE`]), a byte [`push_word`] may escape ([`SYNTAX`]), or
+/// plain text (0).
+static CLASS: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        if MAYBE_SYNTAX[i] {
+            t[i] = SYNTAX;
+        }
+        i += 1;
+    }
+    let space = *b" \t\n\r\x0c";
+    let mut i = 0;
+    while i < space.len() {
+        t[space[i] as usize] = SPACE;
+        i += 1;
+    }
+    t
+};
+
 /// [`push_word`] byte by byte.
 fn push_escaped(out: &mut String, word: &str, ctx: Ctx) {
     let bytes = word.as_bytes();
@@ -256,5 +322,54 @@ mod tests {
     fn runs() {
         assert_eq!(longest_run("a``b```c`", b'`'), 3);
         assert_eq!(longest_run("", b'`'), 0);
+    }
+
+    /// What [`push_words`] does, word by word.
+    fn words_one_by_one(rest: &str, ctx: Ctx) -> (String, bool) {
+        let mut out = String::from("w");
+        let mut pieces = rest
+            .split([' ', '\t', '\n', '\r', '\x0c'])
+            .skip(1)
+            .peekable();
+        let mut trailing = false;
+        while let Some(word) = pieces.next() {
+            if word.is_empty() {
+                trailing = pieces.peek().is_none();
+                continue;
+            }
+            out.push(' ');
+            push_word(&mut out, word, ctx);
+            trailing = false;
+        }
+        (out, trailing)
+    }
+
+    #[test]
+    fn words_after_the_first_match_word_by_word_escaping() {
+        let samples = [
+            "",
+            " ",
+            "  \n\t",
+            " a",
+            " a b c",
+            " a  b\tc\n",
+            " snake_case *x* [a](b) <b> &amp; a|b",
+            " é ü\u{a0}x  `code` _a_ ",
+            " * ~ ** a\\b [x] ]:",
+            "\n\nlast",
+        ];
+        for ctx in [
+            Ctx::default(),
+            Ctx {
+                table: true,
+                link: true,
+            },
+        ] {
+            for rest in samples {
+                let mut out = String::from("w");
+                let trailing = push_words(&mut out, rest, ctx);
+                assert_eq!((out, trailing), words_one_by_one(rest, ctx), "{rest:?}");
+            }
+        }
     }
 }

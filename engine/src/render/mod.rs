@@ -978,10 +978,16 @@ impl Renderer<'_> {
             } => {
                 self.flatten -= 1;
                 self.w.in_table -= 1;
-                let text = self.w.take_inline(start);
-                let text = text.replace("\\\n", " ").replace('\n', " ");
+                let mut text = self.w.take_inline(start);
+                if text.contains('\n') {
+                    text = text.replace("\\\n", " ").replace('\n', " ");
+                }
+                // Most cells need no trimming: keep the buffer rather than copy it.
+                if text.trim().len() != text.len() {
+                    text = text.trim().to_string();
+                }
                 if let Some(Some(t)) = self.tables.last_mut() {
-                    t.cell(text.trim().to_string(), header, colspan, rowspan, align);
+                    t.cell(text, header, colspan, rowspan, align);
                 }
             }
             Exit::Caption(start) => {
@@ -1044,12 +1050,15 @@ impl Renderer<'_> {
     }
 
     fn write_heading(&mut self, level: usize, start: usize) {
-        let content = self.w.take_inline(start);
-        let content = content.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut content = self.w.take_inline(start);
+        if !is_collapsed(&content) {
+            content = content.split_whitespace().collect::<Vec<_>>().join(" ");
+        }
         if content.is_empty() {
             return;
         }
-        let mut line = "#".repeat(level);
+        let mut line = String::with_capacity(level + 1 + content.len() + 1);
+        line.extend(std::iter::repeat_n('#', level));
         line.push(' ');
         line.push_str(&content);
         // A trailing ` #` would be read as a closing sequence.
@@ -1095,10 +1104,18 @@ impl Renderer<'_> {
         }
         // Space at the edges of the code moves outside the span.
         let (lead, trail) = (raw.starts_with(' '), raw.ends_with(' ') || pending_space);
-        let fence = "`".repeat(longest_run(content, b'`') + 1);
+        let run = longest_run(content, b'`') + 1;
+        let repeated;
+        let fence = match TICKS.get(..run) {
+            Some(f) => f,
+            None => {
+                repeated = "`".repeat(run);
+                repeated.as_str()
+            }
+        };
         let pad = content.starts_with('`') || content.ends_with('`');
         let mut span = String::with_capacity(content.len() + 2 * fence.len() + 2);
-        span.push_str(&fence);
+        span.push_str(fence);
         if pad {
             span.push(' ');
         }
@@ -1106,7 +1123,7 @@ impl Renderer<'_> {
         if pad {
             span.push(' ');
         }
-        span.push_str(&fence);
+        span.push_str(fence);
         // Two adjacent code spans would merge into one with a broken fence.
         let after_code = self.w.inline.ends_with('`');
         if (lead || after_code) && !self.w.inline.is_empty() && !self.w.inline.ends_with(' ') {
@@ -1330,24 +1347,46 @@ impl Renderer<'_> {
 /// `"class in org.example"`), which doubles the tokens of a signature for nothing.
 fn link_title(dom: &Dom, a: NodeId) -> Option<&str> {
     let title = dom.attr(a, Attr::Title)?.trim();
-    let text: String = dom.descendants(a).map(|n| dom.text_of(n)).collect();
+    // Javadoc's "class in java.util" says nothing the link does not: decided before the
+    // link text is gathered, and without a lower-cased copy.
+    let javadoc = [
+        "class in ",
+        "interface in ",
+        "enum in ",
+        "record in ",
+        "annotation interface in ",
+        "class or interface in ",
+        "enum class in ",
+        "type parameter in ",
+    ]
+    .iter()
+    .any(|p| {
+        title
+            .as_bytes()
+            .get(..p.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(p.as_bytes()))
+    });
+    if javadoc {
+        return None;
+    }
+    // Link text is mostly one text node: borrowed then, joined only when it is several.
+    let mut parts = dom
+        .descendants(a)
+        .map(|n| dom.text_of(n))
+        .filter(|t| !t.is_empty());
+    let first = parts.next().unwrap_or("");
+    let joined: String;
+    let text = match parts.next() {
+        None => first,
+        Some(second) => {
+            joined = [first, second].into_iter().chain(parts).collect();
+            joined.as_str()
+        }
+    };
     let text = text.trim();
-    let lower = title.to_ascii_lowercase();
     // An icon-only link named by its title (see `icon_link_label`) shows it as its text.
     let restates = (!text.is_empty() && title.contains(text))
-        || (text.is_empty() && icon_link_label(dom, a) == Some(title))
-        || [
-            "class in ",
-            "interface in ",
-            "enum in ",
-            "record in ",
-            "annotation interface in ",
-            "class or interface in ",
-            "enum class in ",
-            "type parameter in ",
-        ]
-        .iter()
-        .any(|p| lower.starts_with(p));
+        || (text.is_empty() && icon_link_label(dom, a) == Some(title));
     (!restates).then_some(title)
 }
 
@@ -1460,6 +1499,26 @@ fn plain_run(dom: &Dom, id: NodeId) -> bool {
         }
         _ => false,
     }
+}
+
+/// Backtick fences of up to this many backticks are slices of it, not allocations.
+const TICKS: &str = "````````````````";
+
+/// Whether `s` is already what `split_whitespace` + `join(" ")` makes of it: no white space
+/// but single ASCII spaces between words.
+fn is_collapsed(s: &str) -> bool {
+    let mut after_space = true;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            if c != ' ' || after_space {
+                return false;
+            }
+            after_space = true;
+        } else {
+            after_space = false;
+        }
+    }
+    !after_space || s.is_empty()
 }
 
 /// Control characters (C0 but tab and line breaks, DEL, C1) are not text: in a terminal or a
@@ -1703,6 +1762,33 @@ mod tests {
                 strip_controls(&framed).chars().count(),
                 if removed(c) { 2 } else { 3 }
             );
+        }
+    }
+
+    #[test]
+    fn collapsed_check_agrees_with_split_whitespace() {
+        let samples = [
+            "",
+            " ",
+            "a",
+            "a b",
+            " a b",
+            "a b ",
+            "a  b",
+            "a\tb",
+            "a\nb",
+            "a\u{a0}b",
+            "a \u{2003}b",
+            "héllo wörld",
+            "\u{3000}",
+            "x y z",
+            "x y  z",
+            "#",
+            "a #",
+        ];
+        for s in samples {
+            let joined = s.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(is_collapsed(s), joined == s, "{s:?}");
         }
     }
 }

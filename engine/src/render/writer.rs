@@ -4,7 +4,7 @@
 //! Blocks are written whole lines at a time, so `out` always ends at a line start; the blank
 //! line between two blocks is written lazily when the next block starts, with the prefixes in
 //! force at that moment.
-use super::escape::{line_start_escape, push_word, Ctx};
+use super::escape::{line_start_escape, push_word, push_words, Ctx};
 
 /// Prefix levels beyond this are not indented further: hostile nesting stays linear in size.
 const MAX_PREFIX_DEPTH: usize = 24;
@@ -115,24 +115,48 @@ impl Writer {
 
     /// Page text: collapse HTML whitespace, escape syntax.
     pub fn text(&mut self, s: &str) {
-        if s.as_bytes().first().is_some_and(|&b| is_html_space(b)) {
+        let lead = s.bytes().take_while(|&b| is_html_space(b)).count();
+        if lead > 0 {
             self.note_lead_space();
-        }
-        let mut first = true;
-        for word in html_words(s) {
-            if !first && self.space == Space::None {
+            if self.space == Space::None {
                 self.space = Space::Pending;
             }
-            first = false;
-            if word.is_empty() {
-                continue;
+        }
+        let rest = s.get(lead..).unwrap_or("");
+        let len = rest.bytes().take_while(|&b| !is_html_space(b)).count();
+        let (word, rest) = rest.split_at_checked(len).unwrap_or((rest, ""));
+        let Some(&first) = word.as_bytes().first() else {
+            return;
+        };
+        self.open_link_segment();
+        self.settle_closer(first);
+        self.before_word(first);
+        self.guard_adjacent(first);
+        let ctx = self.ctx();
+        push_word(&mut self.inline, word, ctx);
+        if rest.is_empty() {
+            return;
+        }
+        // After the first word each further word is one space and the word: the pending
+        // closer, `_` switch and link segment were settled by the first, and the space rules
+        // out `<`/`!` adjacency. Only a stale marker position the text could still reach
+        // takes the general path.
+        if self
+            .fresh_marker
+            .is_some_and(|(_, end)| end >= self.inline.len())
+        {
+            for word in html_words(rest).skip(1) {
+                if self.space == Space::None {
+                    self.space = Space::Pending;
+                }
+                if let Some(&first) = word.as_bytes().first() {
+                    self.before_word(first);
+                    self.guard_adjacent(first);
+                    push_word(&mut self.inline, word, ctx);
+                }
             }
-            self.open_link_segment();
-            self.settle_closer(word.as_bytes()[0]);
-            self.before_word(word.as_bytes()[0]);
-            self.guard_adjacent(word.as_bytes()[0]);
-            let ctx = self.ctx();
-            push_word(&mut self.inline, word, ctx);
+        } else if push_words(&mut self.inline, rest, ctx) {
+            self.space = Space::Pending;
         }
     }
 
