@@ -150,31 +150,31 @@ fn convert_with(input: &[u8], opts: &Options, clock: &mut impl Lap) -> Output {
     let urls = urls::Resolver::new(opts.base_url.as_deref(), page.base_href.as_deref());
     let selection = select::select(&dom, opts.prune);
     clock.lap(Stage::Select);
-    let body = render::render(&dom, &selection, &urls, input.len());
-    drop(dom);
-    // An empty page stays empty: a front matter holding only the URL the caller already
-    // knows says nothing.
-    let says_something = !body.is_empty()
-        || page.title.is_some()
-        || page.description.is_some()
-        || page.canonical.is_some()
-        || page.image.is_some()
-        || page.author.is_some()
-        || page.published.is_some();
-    let markdown = if opts.front_matter && says_something {
-        let mut fm = meta::front_matter(&page, &urls);
-        if fm.is_empty() {
-            body
-        } else {
-            if !body.is_empty() {
-                fm.push('\n');
-                fm.push_str(&body);
-            }
-            fm
-        }
+    // The front matter is written first and the Markdown rendered after it: joining them
+    // afterwards would copy the whole Markdown once more.
+    let mut fm = if opts.front_matter {
+        meta::front_matter(&page, &urls)
     } else {
-        body
+        String::new()
     };
+    let fm_len = fm.len();
+    if fm_len > 0 {
+        fm.push('\n');
+    }
+    let mut markdown = render::render_after(fm, &dom, &selection, &urls, input.len());
+    drop(dom);
+    let body_empty = markdown.len() <= fm_len + usize::from(fm_len > 0);
+    if fm_len > 0 && body_empty {
+        // An empty page stays empty: a front matter holding only the URL the caller already
+        // knows says nothing.
+        let says_something = page.title.is_some()
+            || page.description.is_some()
+            || page.canonical.is_some()
+            || page.image.is_some()
+            || page.author.is_some()
+            || page.published.is_some();
+        markdown.truncate(if says_something { fm_len } else { 0 });
+    }
     clock.lap(Stage::Render);
     finish(markdown, page.title, encoding, clock)
 }

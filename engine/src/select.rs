@@ -371,6 +371,55 @@ fn in_layout_table(dom: &Dom, td: NodeId, cache: &mut [u8]) -> bool {
     false
 }
 
+/// The trimmed, lower-cased text under `id` written into `buf`, or None when it takes more
+/// than `buf.len()` bytes. Nothing is allocated, and a long paragraph is rejected on its
+/// length. Lower-cases char by char: unlike `str::to_lowercase` a word-final `Σ` becomes
+/// `σ`, the same length as `ς`, and callers compare with ASCII only.
+fn short_lowercase<'b>(dom: &Dom, id: NodeId, buf: &'b mut [u8]) -> Option<&'b str> {
+    // `len` counts bytes written, `kept` those up to the last non-white-space character:
+    // trailing white space is trimmed, and white space that no longer fits only matters
+    // if more text follows it.
+    let (mut len, mut kept, mut spilled) = (0, 0, false);
+    for n in dom.descendants(id) {
+        let mut text = dom.text_of(n);
+        if kept == 0 {
+            text = text.trim_start();
+        }
+        let body = text.trim_end();
+        if !body.is_empty() {
+            let room = buf.len() - len;
+            // Lower-casing never makes fewer characters, and each takes at least a byte.
+            if spilled || (body.len() > room && body.chars().nth(room).is_some()) {
+                return None;
+            }
+            if body.is_ascii() {
+                let slot = buf.get_mut(len..len + body.len())?;
+                slot.copy_from_slice(body.as_bytes());
+                slot.make_ascii_lowercase();
+                len += body.len();
+            } else {
+                for l in body.chars().flat_map(char::to_lowercase) {
+                    let end = len + l.len_utf8();
+                    l.encode_utf8(buf.get_mut(len..end)?);
+                    len = end;
+                }
+            }
+            kept = len;
+        }
+        let space = text.get(body.len()..).unwrap_or("");
+        if !space.is_empty() && !spilled {
+            match buf.get_mut(len..len + space.len()) {
+                Some(slot) => {
+                    slot.copy_from_slice(space.as_bytes());
+                    len += space.len();
+                }
+                None => spilled = true,
+            }
+        }
+    }
+    std::str::from_utf8(buf.get(..kept)?).ok()
+}
+
 /// A block that opens with a comment-section heading ("Comments (6)", "Leave a reply") or a
 /// related-stories label ("RELATED STORIES", "Most read"): reader comments and links to
 /// other stories are not the article, whatever the site calls its classes.
@@ -385,14 +434,10 @@ fn comment_thread(dom: &Dom, id: NodeId) -> bool {
     if dom.tag(first).is_none() {
         return false;
     }
-    // Lower-casing never makes fewer characters, so over 40 characters stays over 40 bytes.
-    let Some(text) = text_unless(dom, first, |t| t.trim().chars().count() > 40) else {
+    let mut buf = [0u8; 40];
+    let Some(text) = short_lowercase(dom, first, &mut buf) else {
         return false;
     };
-    let text = text.trim().to_lowercase();
-    if text.len() > 40 {
-        return false;
-    }
     let rest = text.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
     let comments = [
         "comments",
@@ -933,6 +978,45 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             if let Some(d) = sel.dropped.get_mut(n as usize) {
                 *d = true;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_lowercase_matches_trimmed_to_lowercase() {
+        let pad = " ".repeat(45);
+        let samples = [
+            "<div>Comments (6)</div>".to_string(),
+            "<div>  \n Leave a <b>Reply</b> \t </div>".to_string(),
+            format!("<div>{pad}Most read{pad}</div>"),
+            format!("<div>Related<span>{pad}</span>stories</div>"),
+            format!("<div>Related<span>{pad}</span></div>"),
+            format!("<div>{}</div>", "x".repeat(40)),
+            format!("<div>{}</div>", "x".repeat(41)),
+            // The Kelvin sign takes three bytes and lower-cases to one.
+            format!("<div>{}</div>", "\u{212a}".repeat(20)),
+            format!("<div>{}</div>", "\u{212a}".repeat(41)),
+            format!("<div>{}</div>", "É".repeat(20)),
+            format!("<div>{}</div>", "É".repeat(21)),
+            "<div>İSTANBUL NEWS</div>".to_string(),
+            "<div>\u{a0}More news\u{3000}</div>".to_string(),
+            "<div><span> </span><i></i></div>".to_string(),
+        ];
+        for html in samples {
+            let dom = Dom::parse(&html);
+            let div = dom.find(DOCUMENT, Tag::Div).expect("div");
+            let text: String = dom.descendants(div).map(|n| dom.text_of(n)).collect();
+            let want = Some(text.trim().to_lowercase()).filter(|t| t.len() <= 40);
+            let mut buf = [0u8; 40];
+            assert_eq!(
+                short_lowercase(&dom, div, &mut buf).map(str::to_string),
+                want,
+                "{html:?}"
+            );
         }
     }
 }

@@ -16,11 +16,23 @@ pub use table::is_layout as is_layout_table;
 
 /// Render the selected content of `dom` as Markdown.
 pub fn render(dom: &Dom, sel: &Selection, urls: &Resolver, size_hint: usize) -> String {
+    render_after(String::new(), dom, sel, urls, size_hint)
+}
+
+/// [`render`] appending to `prefix` (front matter), so the Markdown is never copied behind
+/// it; the result is `prefix` alone when the page renders to nothing.
+pub fn render_after(
+    prefix: String,
+    dom: &Dom,
+    sel: &Selection,
+    urls: &Resolver,
+    size_hint: usize,
+) -> String {
     let mut r = Renderer {
         dom,
         sel,
         urls,
-        w: Writer::with_capacity(size_hint / 4 + 64),
+        w: Writer::with_prefix(prefix, size_hint / 4 + 64),
         frames: Vec::with_capacity(64),
         flatten: 0,
         code: 0,
@@ -34,6 +46,8 @@ pub fn render(dom: &Dom, sel: &Selection, urls: &Resolver, size_hint: usize) -> 
         grids: Vec::new(),
         prev_list: None,
         last_code: None,
+        code_span: String::new(),
+        code_raw: String::new(),
         code_space: false,
         last_link: None,
     };
@@ -141,9 +155,13 @@ struct Renderer<'a> {
     /// Output length and depth where the last list ended: an adjacent list must use another
     /// bullet, or Markdown would merge the two.
     prev_list: Option<(usize, usize, &'static str)>,
-    /// The code span written last: where it starts in the inline buffer, and its text.
-    /// `<code>A</code><code>B</code>` continues it as one span.
-    last_code: Option<(usize, String)>,
+    /// The code span written last: where it starts in the inline buffer (its text is
+    /// `code_span`). `<code>A</code><code>B</code>` continues it as one span.
+    last_code: Option<usize>,
+    /// The text of the code span written last, its buffer reused for the next one.
+    code_span: String,
+    /// Scratch buffer for a code span's raw content.
+    code_raw: String,
     /// The open code element holds white space (all of it, if the span stays empty).
     code_space: bool,
     /// The link written last: positions of its `[`, its `]`, and its end.
@@ -1073,7 +1091,8 @@ impl Renderer<'_> {
     /// where its content starts. Only a short span is continued: each continuation rewrites
     /// it, and a page of a million adjacent `<code>`s must stay linear.
     fn reopen_code(&mut self) -> Option<usize> {
-        let (start, span) = self.last_code.take()?;
+        let start = self.last_code.take()?;
+        let span = &self.code_span;
         if span.len() > 256
             || self.w.space != writer::Space::None
             || self.w.inline.get(start..) != Some(span.as_str())
@@ -1096,10 +1115,13 @@ impl Renderer<'_> {
     /// when it was empty.
     fn finish_code_span(&mut self, at: usize) -> bool {
         let pending_space = self.w.space == writer::Space::Pending;
-        let raw = self.w.take_inline(at);
+        // Both buffers are kept on the renderer and reused for every span.
+        let mut raw = std::mem::take(&mut self.code_raw);
+        self.w.take_inline_into(at, &mut raw);
         let content = raw.trim();
         if content.is_empty() {
             self.w.space = writer::Space::None;
+            self.code_raw = raw;
             return false;
         }
         // Space at the edges of the code moves outside the span.
@@ -1114,7 +1136,8 @@ impl Renderer<'_> {
             }
         };
         let pad = content.starts_with('`') || content.ends_with('`');
-        let mut span = String::with_capacity(content.len() + 2 * fence.len() + 2);
+        let mut span = std::mem::take(&mut self.code_span);
+        span.clear();
         span.push_str(fence);
         if pad {
             span.push(' ');
@@ -1131,7 +1154,9 @@ impl Renderer<'_> {
         }
         let start = self.w.inline.len();
         self.w.inline.push_str(&span);
-        self.last_code = Some((start, span));
+        self.last_code = Some(start);
+        self.code_span = span;
+        self.code_raw = raw;
         self.w.space = if trail {
             writer::Space::Pending
         } else {
@@ -1673,6 +1698,14 @@ fn code_language(dom: &Dom, pre: NodeId) -> String {
     String::new()
 }
 
+/// `s` without `prefix`, compared ASCII case-insensitively.
+fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| s.get(prefix.len()..))
+        .flatten()
+}
+
 fn language_from_class(class: &str, bare_ok: bool) -> Option<String> {
     // Pandoc: `class="sourceCode haskell"` names the language bare, beside its marker.
     let pandoc = class
@@ -1681,7 +1714,7 @@ fn language_from_class(class: &str, bare_ok: bool) -> Option<String> {
     let bare_ok = bare_ok || pandoc;
     let mut tokens = class.split_ascii_whitespace().peekable();
     while let Some(tok) = tokens.next() {
-        let lower = tok.to_ascii_lowercase();
+        // Matched without lower-casing the token: only a language found is lower-cased.
         let lang = [
             "language-",
             "lang-",
@@ -1691,28 +1724,26 @@ fn language_from_class(class: &str, bare_ok: bool) -> Option<String> {
             "hl-",
         ]
         .iter()
-        .find_map(|p| lower.strip_prefix(p))
-        .map(str::to_string)
+        .find_map(|p| strip_prefix_ignore_case(tok, p))
+        .map(str::to_ascii_lowercase)
         .or_else(|| {
-            if lower == "brush:" {
+            if tok.eq_ignore_ascii_case("brush:") {
                 tokens
                     .peek()
                     .map(|t| t.trim_end_matches(';').to_ascii_lowercase())
             } else {
-                lower
-                    .strip_prefix("brush:")
-                    .map(|l| l.trim_end_matches(';').to_string())
+                strip_prefix_ignore_case(tok, "brush:")
+                    .map(|l| l.trim_end_matches(';').to_ascii_lowercase())
             }
         })
         .or_else(|| {
             let pandoc_lang = pandoc
-                && !matches!(
-                    lower.as_str(),
-                    "sourcecode" | "numbersource" | "numberlines"
-                )
-                && lower.chars().all(|c| c.is_ascii_alphanumeric() || c == '+');
-            (pandoc_lang || (bare_ok && BARE_LANGS.contains(&lower.as_str())))
-                .then(|| lower.clone())
+                && !["sourcecode", "numbersource", "numberlines"]
+                    .iter()
+                    .any(|w| tok.eq_ignore_ascii_case(w))
+                && tok.chars().all(|c| c.is_ascii_alphanumeric() || c == '+');
+            (pandoc_lang || (bare_ok && BARE_LANGS.iter().any(|l| tok.eq_ignore_ascii_case(l))))
+                .then(|| tok.to_ascii_lowercase())
         });
         if let Some(lang) = lang {
             // Jupyter names kernels, not languages.
@@ -1740,6 +1771,30 @@ fn language_from_class(class: &str, bare_ok: bool) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn language_classes_match_ascii_case_insensitively() {
+        let cases = [
+            ("Language-Rust", false, Some("rust")),
+            ("HIGHLIGHT-SOURCE-Go", false, Some("go")),
+            ("language-IPython3", false, Some("python")),
+            ("BRUSH: JScript;", false, Some("jscript")),
+            ("Brush:Ruby;", false, Some("ruby")),
+            ("sourceCode Haskell", false, Some("haskell")),
+            ("SourceCode NumberLines", false, None),
+            ("Python", true, Some("python")),
+            ("Python", false, None),
+            ("lang-\u{c9}x", false, Some("x")),
+            ("language-None", false, None),
+        ];
+        for (class, bare_ok, want) in cases {
+            assert_eq!(
+                language_from_class(class, bare_ok).as_deref(),
+                want,
+                "{class:?}"
+            );
+        }
+    }
 
     #[test]
     fn byte_level_control_check_agrees_with_chars_on_every_char() {

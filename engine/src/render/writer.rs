@@ -38,6 +38,9 @@ enum Prefix {
 #[derive(Debug)]
 pub struct Writer {
     pub out: String,
+    /// Bytes at the start of `out` written before rendering (front matter); the Markdown
+    /// starts after them.
+    base: usize,
     pub inline: String,
     pub space: Space,
     prefixes: Vec<Prefix>,
@@ -83,9 +86,17 @@ struct BlockLink {
 }
 
 impl Writer {
+    #[cfg(test)]
     pub fn with_capacity(cap: usize) -> Writer {
+        Writer::with_prefix(String::new(), cap)
+    }
+
+    /// A writer whose output starts with `prefix`, with room for `cap` more bytes.
+    pub fn with_prefix(mut prefix: String, cap: usize) -> Writer {
+        prefix.reserve(cap);
         Writer {
-            out: String::with_capacity(cap),
+            base: prefix.len(),
+            out: prefix,
             inline: String::with_capacity(256),
             space: Space::Suppressed,
             prefixes: Vec::new(),
@@ -702,7 +713,7 @@ impl Writer {
             }
             _ => self.blank_pending,
         };
-        if owed && !self.out.is_empty() {
+        if owed && self.out.len() > self.base {
             let start = self.out.len();
             self.write_prefix(false);
             let trimmed = self.out[start..].trim_end().len();
@@ -782,6 +793,24 @@ impl Writer {
 
     /// Take the inline buffer (for headings and cells), leaving it empty.
     pub fn take_inline(&mut self, from: usize) -> String {
+        self.release_inline(from);
+        let s = self.inline.split_off(from.min(self.inline.len()));
+        self.space = Space::Suppressed;
+        s
+    }
+
+    /// [`Writer::take_inline`] into `out` (cleared first), reusing its allocation.
+    pub fn take_inline_into(&mut self, from: usize, out: &mut String) {
+        self.release_inline(from);
+        let from = from.min(self.inline.len());
+        out.clear();
+        out.push_str(self.inline.get(from..).unwrap_or(""));
+        self.inline.truncate(from);
+        self.space = Space::Suppressed;
+    }
+
+    /// Forget the inline state that points at or past `from`, before it is taken.
+    fn release_inline(&mut self, from: usize) {
         if self
             .block_link
             .as_ref()
@@ -795,9 +824,6 @@ impl Writer {
         self.last_closed = None;
         self.pending_closer = None;
         self.inner_closer = None;
-        let s = self.inline.split_off(from.min(self.inline.len()));
-        self.space = Space::Suppressed;
-        s
     }
 
     /// Write the paragraph built so far, if any.
@@ -901,17 +927,19 @@ impl Writer {
     pub fn finish(mut self) -> String {
         self.flush_paragraph();
         loop {
-            let t = self.out.trim_end().len();
+            let body = self.out.get(self.base..).unwrap_or("");
+            let t = self.base + body.trim_end().len();
             self.out.truncate(t);
-            match self.out.strip_suffix("***") {
+            let body = self.out.get(self.base..).unwrap_or("");
+            match body.strip_suffix("***") {
                 Some(rest) if !rest.trim().is_empty() && rest.ends_with('\n') => {
-                    let keep = rest.len();
+                    let keep = self.base + rest.len();
                     self.out.truncate(keep);
                 }
                 _ => break,
             }
         }
-        if !self.out.is_empty() {
+        if self.out.len() > self.base {
             self.out.push('\n');
         }
         self.out
