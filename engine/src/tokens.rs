@@ -457,18 +457,11 @@ impl<'a> Scanner<'a> {
         if !matches!(self.next, Some(('a'..='z', _))) {
             return false;
         }
-        let rest = self.rest.as_str();
-        let run = rest.bytes().take_while(u8::is_ascii_lowercase).count();
-        if !rest.as_bytes().get(run).is_none_or(|&b| ends_word(b)) {
-            return false;
+        // The first letter, and the run after it.
+        match self.lower_run() {
+            Some(run) => self.add_lower_word(Prefix::Space, 1 + run),
+            None => return false,
         }
-        self.rest = rest.get(run..).unwrap_or("").chars();
-        // The first letter, and the look-ahead after the run.
-        self.bump();
-        let mut w = Word::new(Prefix::Space);
-        w.letters = 1 + run as u64;
-        w.seen_lower = true;
-        self.add(&w);
         true
     }
 
@@ -479,25 +472,39 @@ impl<'a> Scanner<'a> {
     fn lower_word(&mut self, prefix: Prefix) -> bool {
         let letters = match self.next {
             None => 1,
-            Some(('a'..='z', _)) => {
-                let rest = self.rest.as_str();
-                let run = rest.bytes().take_while(u8::is_ascii_lowercase).count();
-                if !rest.as_bytes().get(run).is_none_or(|&b| ends_word(b)) {
-                    return false;
-                }
-                self.rest = rest.get(run..).unwrap_or("").chars();
-                // The second letter, and the look-ahead after the run.
-                self.bump();
-                2 + run as u64
-            }
+            // The first letter, the look-ahead, and the run after it.
+            Some(('a'..='z', _)) => match self.lower_run() {
+                Some(run) => 2 + run,
+                None => return false,
+            },
             Some((c, _)) if u8::try_from(c).is_ok_and(ends_word) => 1,
             Some(_) => return false,
         };
+        self.add_lower_word(prefix, letters);
+        true
+    }
+
+    /// The look-ahead being an ASCII lower-case letter: read it and the lower-case ASCII
+    /// letters after it, if the word ends there, and return how many followed it; `None`
+    /// (nothing read) if the word goes on.
+    fn lower_run(&mut self) -> Option<u64> {
+        let rest = self.rest.as_str();
+        let run = rest.bytes().take_while(u8::is_ascii_lowercase).count();
+        if !rest.as_bytes().get(run).is_none_or(|&b| ends_word(b)) {
+            return None;
+        }
+        self.rest = rest.get(run..).unwrap_or("").chars();
+        // The look-ahead letter, and the new look-ahead after the run.
+        self.bump();
+        Some(run as u64)
+    }
+
+    /// Cost a word of `letters` lower-case ASCII letters.
+    fn add_lower_word(&mut self, prefix: Prefix, letters: u64) {
         let mut w = Word::new(prefix);
         w.letters = letters;
         w.seen_lower = true;
         self.add(&w);
-        true
     }
 
     /// A word from its first letter; a new piece starts at each lower→upper case change

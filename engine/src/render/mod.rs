@@ -1385,12 +1385,7 @@ fn link_title(dom: &Dom, a: NodeId) -> Option<&str> {
         "type parameter in ",
     ]
     .iter()
-    .any(|p| {
-        title
-            .as_bytes()
-            .get(..p.len())
-            .is_some_and(|head| head.eq_ignore_ascii_case(p.as_bytes()))
-    });
+    .any(|p| strip_prefix_ignore_case(title, p).is_some());
     if javadoc {
         return None;
     }

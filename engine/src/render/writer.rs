@@ -388,10 +388,7 @@ impl Writer {
         let emphasis = matches!(marker.as_bytes().first(), Some(b'*' | b'_' | b'~'));
         // So does white space that is text (`<i>foo&nbsp;</i>`): a closer after it cannot
         // close. It goes back after the closer, as text.
-        let kept = self
-            .inline
-            .trim_end_matches(|c: char| c.is_whitespace() && !c.is_ascii())
-            .len();
+        let kept = self.inline.trim_end_matches(is_text_space).len();
         let moved = if emphasis && kept > open + open_len {
             self.inline.split_off(kept)
         } else {
@@ -401,11 +398,10 @@ impl Writer {
         // which could not open before it. Spans inside begin after it and stay where they are.
         let at = open;
         let body = at + open_len;
-        let ws_len = self.inline.get(body..).map_or(0, |s| {
-            s.len()
-                - s.trim_start_matches(|c: char| c.is_whitespace() && !c.is_ascii())
-                    .len()
-        });
+        let ws_len = self
+            .inline
+            .get(body..)
+            .map_or(0, |s| s.len() - s.trim_start_matches(is_text_space).len());
         let open = if emphasis && ws_len > 0 && body + ws_len < self.inline.len() {
             let ws = self
                 .inline
@@ -991,6 +987,12 @@ fn can_interrupt_paragraph(marker: &str) -> bool {
 /// neither alphanumeric nor white space.
 fn is_punct(c: char) -> bool {
     c.is_ascii_punctuation() || (!c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace())
+}
+
+/// White space that HTML does not collapse (no-break and other non-ASCII spaces): text, not
+/// separation.
+fn is_text_space(c: char) -> bool {
+    c.is_whitespace() && !c.is_ascii()
 }
 
 /// A character inside a word: neither white space nor punctuation.
