@@ -16,6 +16,7 @@ overridden with an environment variable, e.g. to run the suite against another b
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
@@ -575,25 +576,59 @@ def fetch(
         return Resp(r.status_code, r.headers, body, r.http_version)
 
 
-def make_client(proto: str, *, http2_window: bool = False) -> httpx.Client:
-    """A client for one protocol with no default Accept and identity encoding, so requests
-    carry exactly the negotiation headers a test sets and bodies come back byte-exact."""
+def _client_options(proto: str) -> dict[str, Any]:
+    """httpx client options for one protocol (the same for sync and async clients)."""
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     if proto == "h1":
-        client = httpx.Client(http1=True, http2=False, timeout=HTTP_TIMEOUT, limits=limits)
-    elif proto == "h2c":
+        return {"http1": True, "http2": False, "timeout": HTTP_TIMEOUT, "limits": limits}
+    if proto == "h2c":
         # HTTP/2 only over cleartext = prior knowledge (no Upgrade dance).
-        client = httpx.Client(http1=False, http2=True, timeout=HTTP_TIMEOUT, limits=limits)
-    elif proto == "h2tls":
+        return {"http1": False, "http2": True, "timeout": HTTP_TIMEOUT, "limits": limits}
+    if proto == "h2tls":
         ctx = ssl.create_default_context(cafile=str(CERTS / "ca.crt"))
-        client = httpx.Client(
-            http1=True, http2=True, verify=ctx, timeout=HTTP_TIMEOUT, limits=limits
-        )
-    else:
-        raise ValueError(proto)
+        return {
+            "http1": True,
+            "http2": True,
+            "verify": ctx,
+            "timeout": HTTP_TIMEOUT,
+            "limits": limits,
+        }
+    raise ValueError(proto)
+
+
+def _negotiation_headers(client: httpx.Client | httpx.AsyncClient) -> None:
     del client.headers["accept"]
     client.headers["accept-encoding"] = "identity"
+
+
+def make_client(proto: str) -> httpx.Client:
+    """A client for one protocol with no default Accept and identity encoding, so requests
+    carry exactly the negotiation headers a test sets and bodies come back byte-exact.
+    Never share one between threads over HTTP/2: httpx's sync HTTP/2 connection is not
+    thread-safe (encode/httpx#908: concurrent stream-id allocation can leave a request
+    waiting for a response that never comes). Use `fetch_concurrently` instead."""
+    client = httpx.Client(**_client_options(proto))
+    _negotiation_headers(client)
     return client
+
+
+def fetch_concurrently(
+    proto: str, urls: list[str], headers: dict[str, str] | None = None
+) -> list[Resp]:
+    """GET all `urls` at once from one event loop: over HTTP/2 they are concurrent streams
+    on one connection, over HTTP/1.1 one connection each. Results are in `urls` order."""
+
+    async def one(client: httpx.AsyncClient, url: str) -> Resp:
+        async with client.stream("GET", url, headers=headers) as r:
+            body = b"".join([chunk async for chunk in r.aiter_raw()])
+            return Resp(r.status_code, r.headers, body, r.http_version)
+
+    async def run() -> list[Resp]:
+        async with httpx.AsyncClient(**_client_options(proto)) as client:
+            _negotiation_headers(client)
+            return list(await asyncio.gather(*(one(client, u) for u in urls)))
+
+    return asyncio.run(run())
 
 
 class Proxy:

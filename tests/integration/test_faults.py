@@ -80,11 +80,21 @@ def resp(g: Got) -> harness.Resp:
     return harness.Resp(g.status, g.headers, g.body, "")
 
 
+def get_alone(p: Proxy, path: str, accept: str | None = None) -> Got:
+    """`get` on a client (so a connection) of its own, for requests made from threads: a
+    sync HTTP/2 client must not be shared between threads (see `harness.make_client`)."""
+    own = Proxy(p.envoy, p.proto)
+    try:
+        return get(own, path, accept)
+    finally:
+        own.close()
+
+
 def both(p: Proxy, path: str) -> tuple[Got, Got]:
     """The Markdown request and the HTML request, concurrently (slow faults take seconds)."""
     with ThreadPoolExecutor(max_workers=2) as pool:
-        md = pool.submit(get, p, path, "text/markdown")
-        html = pool.submit(get, p, path)
+        md = pool.submit(get_alone, p, path, "text/markdown")
+        html = pool.submit(get_alone, p, path)
         return md.result(), html.result()
 
 
@@ -324,7 +334,7 @@ def test_upstream_timeout(short_timeout, md_convert, page, proto) -> None:
         before = outcome_counts(short_timeout)
         with ThreadPoolExecutor(max_workers=4) as pool:
             futures = [
-                pool.submit(get, p, path, accept)
+                pool.submit(get_alone, p, path, accept)
                 for path in (slow_headers, slow_body)
                 for accept in ("text/markdown", None)
             ]
