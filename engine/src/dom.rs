@@ -71,6 +71,9 @@ macro_rules! attrs {
         fn attr_of(local: &str) -> Option<Attr> {
             match local { $($name => Some(Attr::$variant),)* _ => None }
         }
+
+        // One bit per attribute in `Kind::Element::present`.
+        const _: () = assert!([$(Attr::$variant),*].len() <= 32);
     };
 }
 
@@ -85,6 +88,14 @@ attrs! {
     Title = "title", Type = "type", Value = "value",
 }
 
+impl Attr {
+    /// This attribute's bit in [`Kind::Element::present`].
+    #[inline]
+    pub fn bit(self) -> u32 {
+        1 << (self as u32)
+    }
+}
+
 /// What a node is. Ranges index [`Dom::text`], [`Dom::attrs`] and [`Dom::attr_text`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -94,6 +105,9 @@ pub enum Kind {
         /// Index in the element names, or [`NONE`] for a known HTML tag (named by `tag`).
         name: u32,
         attrs: (u32, u32),
+        /// Which attributes `attrs` holds, one bit each ([`Attr::bit`]): most look-ups ask
+        /// for an attribute the element does not have and end here without a scan.
+        present: u32,
         template: NodeId,
         /// Hidden by its own attributes (see [`Dom::is_hidden`]): decided once while parsing
         /// rather than by four attribute look-ups in every pass that asks.
@@ -125,6 +139,10 @@ pub struct Dom {
     pub attrs: Vec<(Attr, u32, u32)>,
     pub attr_text: String,
     names: Vec<QualName>,
+    /// `<script type="application/ld+json">` elements in the order they were made (source
+    /// order), so the metadata pass reads them without walking the whole tree. Some may have
+    /// been moved or removed by the tree builder: see [`Dom::in_document`].
+    pub json_ld: Vec<NodeId>,
 }
 
 impl Dom {
@@ -144,6 +162,7 @@ impl Dom {
             attrs: Vec::with_capacity(input_len / 80 + 16),
             attr_text: String::with_capacity(input_len / 8),
             names: Vec::new(),
+            json_ld: Vec::new(),
         };
         dom.push(Kind::Document);
         dom
@@ -186,10 +205,19 @@ impl Dom {
     }
 
     /// An attribute's value, if the element has it.
+    #[inline]
     pub fn attr(&self, id: NodeId, which: Attr) -> Option<&str> {
-        let Kind::Element { attrs: (a, b), .. } = self.node(id).kind else {
+        let Kind::Element {
+            attrs: (a, b),
+            present,
+            ..
+        } = self.node(id).kind
+        else {
             return None;
         };
+        if present & which.bit() == 0 {
+            return None;
+        }
         self.attrs
             .get(a as usize..b as usize)?
             .iter()
@@ -240,6 +268,17 @@ impl Dom {
                 .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
             || (tag == Tag::Dialog && open.flatten().is_none())
             || style.flatten().is_some_and(crate::select::style_hides)
+    }
+
+    /// Whether `id` is in the document tree (the document is among its ancestors).
+    pub fn in_document(&self, mut id: NodeId) -> bool {
+        while id != NONE {
+            if id == DOCUMENT {
+                return true;
+            }
+            id = self.nodes.get(id as usize).map_or(NONE, |n| n.parent);
+        }
+        false
     }
 
     /// Children of `id`, first to last.
@@ -357,6 +396,26 @@ impl Dom {
         id != NONE && matches!(self.node(id).kind, Kind::Text { .. })
     }
 
+    /// Whether stored attributes `a..b` make a script a JSON-LD block (the first `type`).
+    fn is_json_ld(&self, (a, b): (u32, u32)) -> bool {
+        self.attrs
+            .get(a as usize..b as usize)
+            .unwrap_or_default()
+            .iter()
+            .find(|(name, _, _)| *name == Attr::Type)
+            .and_then(|&(_, s, e)| self.attr_text.get(s as usize..e as usize))
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+    }
+
+    /// The [`Kind::Element::present`] bits of stored attributes `a..b`.
+    fn present(&self, (a, b): (u32, u32)) -> u32 {
+        self.attrs
+            .get(a as usize..b as usize)
+            .unwrap_or_default()
+            .iter()
+            .fold(0, |bits, &(name, _, _)| bits | name.bit())
+    }
+
     fn store_attrs(&mut self, attrs: &[Attribute]) -> (u32, u32) {
         let a = self.attrs.len() as u32;
         for attr in attrs {
@@ -433,6 +492,20 @@ struct Sink {
     dom: RefCell<Dom>,
 }
 
+impl Sink {
+    /// [`TreeSink::elem_name`] for elements the converter does not know by tag.
+    #[cold]
+    #[inline(never)]
+    fn owned_name(&self, target: &Handle) -> Name {
+        let dom = self.dom.borrow();
+        let q = match dom.nodes.get(target.id as usize).map(|n| n.kind) {
+            Some(Kind::Element { name, .. }) => dom.names.get(name as usize).cloned(),
+            _ => None,
+        };
+        Name::Owned(q.unwrap_or_else(|| QualName::new(None, ns!(), LocalName::from(""))))
+    }
+}
+
 static HTML_NS: Namespace = ns!(html);
 
 /// Element name handed back to html5ever: a static name for the tags the converter knows
@@ -491,16 +564,14 @@ impl TreeSink for Sink {
         Handle::other(DOCUMENT)
     }
 
+    // The tree builder asks for names in every scope scan (~80 times per element on
+    // documentation pages): the known-tag path must inline into those loops.
+    #[inline]
     fn elem_name<'a>(&'a self, target: &'a Handle) -> Name {
-        if let Some(local) = TAG_NAMES.get(target.tag as usize) {
-            return Name::Html(local);
+        match TAG_NAMES.get(target.tag as usize) {
+            Some(local) => Name::Html(local),
+            None => self.owned_name(target),
         }
-        let dom = self.dom.borrow();
-        let q = match dom.nodes.get(target.id as usize).map(|n| n.kind) {
-            Some(Kind::Element { name, .. }) => dom.names.get(name as usize).cloned(),
-            _ => None,
-        };
-        Name::Owned(q.unwrap_or_else(|| QualName::new(None, ns!(), LocalName::from(""))))
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
@@ -528,13 +599,19 @@ impl TreeSink for Sink {
         } else {
             NONE
         };
+        let present = dom.present(attrs);
+        let json_ld = tag == Tag::Script && dom.is_json_ld(attrs);
         let id = dom.push(Kind::Element {
             tag,
             name: name_idx,
             attrs,
+            present,
             template,
             hidden,
         });
+        if json_ld {
+            dom.json_ld.push(id);
+        }
         Handle { id, tag }
     }
 
@@ -641,10 +718,12 @@ impl TreeSink for Sink {
         }
         let end = dom.attrs.len() as u32;
         let hidden = dom.hidden_by_attrs(tag, (start, end));
+        let present = dom.present((start, end));
         dom.nodes[target.id as usize].kind = Kind::Element {
             tag,
             name,
             attrs: (start, end),
+            present,
             template,
             hidden,
         };
@@ -671,6 +750,24 @@ mod tests {
 
     fn body(dom: &Dom) -> NodeId {
         dom.find(DOCUMENT, Tag::Body).expect("body")
+    }
+
+    #[test]
+    fn attributes_added_by_a_second_tag_are_found() {
+        // A second <body>/<html> tag adds the attributes the element does not have yet; the
+        // first of each name stays.
+        let dom = Dom::parse(
+            "<html><body id=a hidden><p>x</p><body id=b role=main lang=de><html lang=fr>",
+        );
+        let b = body(&dom);
+        assert_eq!(dom.attr(b, Attr::Id), Some("a"));
+        assert_eq!(dom.attr(b, Attr::Role), Some("main"));
+        assert_eq!(dom.attr(b, Attr::Lang), Some("de"));
+        assert_eq!(dom.attr(b, Attr::Class), None);
+        assert!(dom.is_hidden(b));
+        let html = dom.find(DOCUMENT, Tag::Html).expect("html");
+        assert_eq!(dom.attr(html, Attr::Lang), Some("fr"));
+        assert_eq!(dom.attr(html, Attr::Id), None);
     }
 
     #[test]

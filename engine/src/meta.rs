@@ -124,12 +124,8 @@ const MAX_JSON_LD: usize = 256 * 1024;
 /// `BlogPosting`, …): many CMSs (Ghost, WordPress plugins) put them only there.
 fn json_ld(dom: &Dom) -> (Option<String>, Option<String>) {
     use serde_json::Value;
-    for n in dom.descendants(DOCUMENT) {
-        let ld = dom.tag(n) == Some(Tag::Script)
-            && dom
-                .attr(n, Attr::Type)
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
-        if !ld {
+    for &n in &dom.json_ld {
+        if !dom.in_document(n) {
             continue;
         }
         let text: String = dom.children(n).map(|c| dom.text_of(c)).collect();
@@ -351,6 +347,27 @@ mod tests {
         let broken =
             Dom::parse(r#"<script type="application/ld+json">{"@type":"Article",</script>"#);
         assert_eq!(collect(&broken).author, None);
+    }
+
+    #[test]
+    fn json_ld_is_read_in_document_order_and_only_from_the_document() {
+        let article = |name: &str| {
+            format!(
+                r#"<script type=" Application/LD+JSON ">{{"@type":"NewsArticle","author":"{name}"}}</script>"#
+            )
+        };
+        // A block in a <template> is not part of the page; the first block in the page wins,
+        // wherever it is (head or body).
+        let html = format!(
+            "<head><template>{}</template></head><body><p>x</p>{}{}",
+            article("Template"),
+            article("First"),
+            article("Second")
+        );
+        assert_eq!(collect(&Dom::parse(&html)).author.as_deref(), Some("First"));
+        // Another type, or none: not JSON-LD.
+        let other = r#"<script type="application/json">{"@type":"Article","author":"No"}</script><script>{"@type":"Article","author":"No"}</script>"#;
+        assert_eq!(collect(&Dom::parse(other)).author, None);
     }
 
     #[test]
