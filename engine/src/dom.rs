@@ -91,7 +91,7 @@ attrs! {
 impl Attr {
     /// This attribute's bit in [`Kind::Element::present`].
     #[inline]
-    pub fn bit(self) -> u32 {
+    pub const fn bit(self) -> u32 {
         1 << (self as u32)
     }
 }
@@ -246,7 +246,12 @@ impl Dom {
 
     /// [`Dom::is_hidden`] from an element's stored attributes (the first of a name counts,
     /// as for [`Dom::attr`]).
-    fn hidden_by_attrs(&self, tag: Tag, (a, b): (u32, u32)) -> bool {
+    fn hidden_by_attrs(&self, tag: Tag, (a, b): (u32, u32), present: u32) -> bool {
+        const DECIDING: u32 = Attr::Hidden.bit() | Attr::AriaHidden.bit() | Attr::Style.bit();
+        if present & DECIDING == 0 {
+            // Most elements: nothing to read (a <dialog> is hidden unless `open`).
+            return tag == Tag::Dialog && present & Attr::Open.bit() == 0;
+        }
         let attrs = self.attrs.get(a as usize..b as usize).unwrap_or_default();
         // One pass for the four attributes (this runs for every element).
         let (mut hidden, mut aria_hidden, mut open, mut style) = (None, None, None, None);
@@ -586,7 +591,8 @@ impl TreeSink for Sink {
             Tag::Foreign
         };
         let attrs = dom.store_attrs(&attrs);
-        let hidden = dom.hidden_by_attrs(tag, attrs);
+        let present = dom.present(attrs);
+        let hidden = dom.hidden_by_attrs(tag, attrs, present);
         // Known HTML tags are named by `tag` (see `TAG_NAMES`); only the rest keep their name.
         let name_idx = if TAG_NAMES.get(tag as usize).is_some() {
             NONE
@@ -599,7 +605,6 @@ impl TreeSink for Sink {
         } else {
             NONE
         };
-        let present = dom.present(attrs);
         let json_ld = tag == Tag::Script && dom.is_json_ld(attrs);
         let id = dom.push(Kind::Element {
             tag,
@@ -717,8 +722,8 @@ impl TreeSink for Sink {
             }
         }
         let end = dom.attrs.len() as u32;
-        let hidden = dom.hidden_by_attrs(tag, (start, end));
         let present = dom.present((start, end));
+        let hidden = dom.hidden_by_attrs(tag, (start, end), present);
         dom.nodes[target.id as usize].kind = Kind::Element {
             tag,
             name,

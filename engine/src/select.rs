@@ -42,6 +42,10 @@ pub fn is_hidden(dom: &Dom, id: NodeId) -> bool {
 /// read declaration by declaration with comments removed, so that `content: 'display:none'`
 /// or a custom property does not count and `display:/**/none` does.
 pub(crate) fn style_hides(style: &str) -> bool {
+    if !style.contains("/*") {
+        // Nearly every style attribute: read in place, no copy.
+        return declarations_hide(style);
+    }
     let mut clean = String::with_capacity(style.len());
     let mut rest = style;
     while let Some(start) = rest.find("/*") {
@@ -51,16 +55,32 @@ pub(crate) fn style_hides(style: &str) -> bool {
             .map_or("", |end| &rest[start + 2 + end + 2..]);
     }
     clean.push_str(rest);
-    clean.split(';').any(|decl| {
+    declarations_hide(&clean)
+}
+
+/// [`style_hides`] for CSS without comments. Property and value compare ignoring ASCII case,
+/// after trailing `!important`s.
+fn declarations_hide(css: &str) -> bool {
+    css.split(';').any(|decl| {
         let Some((prop, value)) = decl.split_once(':') else {
             return false;
         };
-        let prop = prop.trim().to_ascii_lowercase();
-        let value = value.trim().to_ascii_lowercase();
-        let value = value.trim_end_matches("!important").trim();
-        (prop == "display" && value == "none")
-            || (prop == "visibility" && matches!(value, "hidden" | "collapse"))
+        let prop = prop.trim();
+        let mut value = value.trim();
+        while let Some(v) = strip_suffix_ignore_case(value, "!important") {
+            value = v;
+        }
+        let value = value.trim();
+        (prop.eq_ignore_ascii_case("display") && value.eq_ignore_ascii_case("none"))
+            || (prop.eq_ignore_ascii_case("visibility")
+                && (value.eq_ignore_ascii_case("hidden") || value.eq_ignore_ascii_case("collapse")))
     })
+}
+
+fn strip_suffix_ignore_case<'a>(s: &'a str, suffix: &str) -> Option<&'a str> {
+    let cut = s.len().checked_sub(suffix.len())?;
+    let (head, tail) = (s.get(..cut)?, s.get(cut..)?);
+    tail.eq_ignore_ascii_case(suffix).then_some(head)
 }
 
 /// Choose what to render from `dom`.
@@ -985,6 +1005,37 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inline_styles_that_hide() {
+        for style in [
+            "display:none",
+            "DISPLAY : None ;",
+            "color:red; display: none !important",
+            "display:none!IMPORTANT!important",
+            "display:/* x */none",
+            "/* a */visibility:hidden",
+            "visibility: Collapse",
+            "margin:0;;visibility:hidden;",
+        ] {
+            assert!(style_hides(style), "{style:?} hides");
+        }
+        for style in [
+            "",
+            "display:block",
+            "display:none-ish",
+            "content: 'display:none'",
+            "--display:none",
+            "/* display:none */",
+            "display/**/:/**/nonee",
+            "visibility:visible",
+            "display:nöne",
+            "displayé:none",
+            "!important",
+        ] {
+            assert!(!style_hides(style), "{style:?} does not hide");
+        }
+    }
 
     #[test]
     fn short_lowercase_matches_trimmed_to_lowercase() {
