@@ -279,3 +279,111 @@ fn text_white_space_at_the_edges_of_emphasis_goes_outside_it() {
         );
     }
 }
+
+/// Text of the table cells pulldown-cmark reads, row by row (empty when there is no table).
+fn table_rows(md: &str) -> Vec<Vec<String>> {
+    let mut parser = Parser::new_ext(md, pulldown_cmark::Options::ENABLE_TABLES);
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for event in parser.by_ref() {
+        match event {
+            Event::Start(Tag::TableHead | Tag::TableRow) => rows.push(Vec::new()),
+            Event::Start(Tag::TableCell) => {
+                if let Some(row) = rows.last_mut() {
+                    row.push(String::new());
+                }
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(cell) = rows.last_mut().and_then(|r| r.last_mut()) {
+                    cell.push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    rows
+}
+
+#[test]
+fn a_one_column_table_under_a_header_row_stays_a_table() {
+    // turndown-plugin-gfm ("th in first row", "heading cells in both thead and tbody") and
+    // python-markdownify (pipes in cells): a header makes one column data, not layout.
+    for (html, want) in [
+        (
+            "<table><tr><th>Heading</th></tr><tr><td>Content</td></tr></table>",
+            vec![vec!["Heading"], vec!["Content"]],
+        ),
+        (
+            "<table><thead><tr><th>Heading</th></tr></thead>\
+             <tbody><tr><th>Cell</th></tr></tbody></table>",
+            vec![vec!["Heading"], vec!["Cell"]],
+        ),
+        (
+            "<table><tr><th>A</th></tr><tr><td>1|2|3</td></tr></table>",
+            vec![vec!["A"], vec!["1|2|3"]],
+        ),
+    ] {
+        let out = md(html);
+        let rows = table_rows(&out);
+        let want: Vec<Vec<String>> = want
+            .into_iter()
+            .map(|r| r.into_iter().map(String::from).collect())
+            .collect();
+        assert_eq!(rows, want, "{html} gave:\n{out}");
+    }
+    // Without a header, one column is still layout: its cells are paragraphs.
+    let out = md("<table><tr><td>One</td></tr><tr><td>Two</td></tr></table>");
+    assert_eq!(out, "One\n\nTwo\n");
+    // An empty table's caption is still shown.
+    let out = md("<table><caption>Nothing yet</caption><tbody></tbody></table>");
+    assert_eq!(out, "Nothing yet\n");
+}
+
+#[test]
+fn blocks_inside_a_short_heading_stay_on_its_line() {
+    // python-markdownify: `<h3>A <p>p</p> B</h3>` shows one heading "A p B" in a browser.
+    for (html, want) in [
+        ("<h1>A <p>P</p> C </h1>", "# A P C\n"),
+        ("<h3>A <div>div</div> B</h3>", "### A div B\n"),
+        (
+            "<h3>A <blockquote>quote</blockquote> B</h3>",
+            "### A quote B\n",
+        ),
+    ] {
+        assert_eq!(md(html), want, "{html}");
+    }
+    // An unclosed heading that swallows the page still ends at its first block.
+    let long = "word ".repeat(60);
+    let out = md(&format!("<h1>Title<p>{long}</p><p>More</p>"));
+    assert!(out.starts_with("# Title\n\n"), "{out}");
+    assert!(out.contains("\n\nMore\n"), "{out}");
+    // A heading holding a list is not flattened either.
+    let out = md("<h2>Menu<ul><li>One</li><li>Two</li></ul></h2>");
+    assert!(out.starts_with("## Menu\n\n"), "{out}");
+    assert!(out.contains("- One\n- Two\n"), "{out}");
+}
+
+#[test]
+fn white_space_opening_inline_code_keeps_the_words_apart() {
+    // python-markdownify: `foo<code> Hello</code> bar` shows "foo Hello bar"; the space that
+    // opens the code element must not vanish and glue "foo" to the span.
+    for (html, want) in [
+        ("foo<code> Hello</code> bar", "foo `Hello` bar\n"),
+        ("foo<kbd> Hello</kbd> bar", "foo `Hello` bar\n"),
+        ("foo<samp>\nHello</samp>", "foo `Hello`\n"),
+        ("foo<code> <b>x</b></code>", "foo `x`\n"),
+        ("foo <code> x</code>", "foo `x`\n"),
+        ("<p><code> x</code></p>", "`x`\n"),
+        ("a<code>b</code><code> c</code>", "a`b c`\n"),
+    ] {
+        assert_eq!(md(html), want, "{html}");
+    }
+}
+
+#[test]
+fn github_text_scopes_name_the_code_language() {
+    // turndown-plugin-gfm "highlighted code block with html": `highlight-text-html-basic`.
+    let out = md("<div class=\"highlight highlight-text-html-basic\"><pre>&lt;p&gt;</pre></div>");
+    assert_eq!(out, "```html\n<p>\n```\n");
+    let out = md("<div class=\"highlight highlight-source-js\"><pre>f()</pre></div>");
+    assert_eq!(out, "```js\nf()\n```\n");
+}

@@ -49,6 +49,8 @@ pub fn render_after(
         code_span: String::new(),
         code_raw: String::new(),
         code_space: false,
+        code_start: usize::MAX,
+        code_lead: false,
         last_link: None,
     };
     for &root in &sel.roots {
@@ -62,7 +64,9 @@ enum Exit {
     Nothing,
     Block,
     Soft,
-    Heading(usize, usize),
+    /// Level, start of its text, and whether blocks inside it flatten into the heading line
+    /// (a short heading: see [`short_heading`]) instead of ending it.
+    Heading(usize, usize, bool),
     Strong(usize),
     Em(usize, &'static str),
     Del(usize),
@@ -164,6 +168,11 @@ struct Renderer<'a> {
     code_raw: String,
     /// The open code element holds white space (all of it, if the span stays empty).
     code_space: bool,
+    /// Where the open code span's content starts, while it has none (`usize::MAX` when not
+    /// tracked), and whether white space came first: `foo<code> x</code>` keeps a space
+    /// between `foo` and the span.
+    code_start: usize,
+    code_lead: bool,
     /// The link written last: positions of its `[`, its `]`, and its end.
     last_link: Option<(usize, usize, usize)>,
 }
@@ -346,6 +355,15 @@ impl Renderer<'_> {
             if !self.code_space && s.bytes().any(|b| b.is_ascii_whitespace()) {
                 self.code_space = true;
             }
+            if self.code_start == self.w.inline.len() {
+                self.code_lead |= s.starts_with(|c: char| c.is_ascii_whitespace());
+                if !s
+                    .trim_start_matches(|c: char| c.is_ascii_whitespace())
+                    .is_empty()
+                {
+                    self.code_start = usize::MAX;
+                }
+            }
             self.w.raw_text(s);
         } else {
             self.w.text(s);
@@ -437,7 +455,7 @@ impl Renderer<'_> {
                 } else {
                     self.w.begin_block(false);
                     self.flatten += 1;
-                    Exit::Heading(level, self.w.inline.len())
+                    Exit::Heading(level, self.w.inline.len(), short_heading(dom, id))
                 }
             }
             Tag::Summary | Tag::Dt => {
@@ -544,12 +562,17 @@ impl Renderer<'_> {
                     self.flatten += 1;
                     self.code_space = false;
                     self.w.open_link_segment();
+                    self.code_lead = false;
                     let at = match self.reopen_code() {
-                        Some(at) => at,
+                        Some(at) => {
+                            self.code_start = usize::MAX;
+                            at
+                        }
                         None => {
                             self.w.last_em = None;
                             self.w.flush_space();
                             self.w.space = writer::Space::Suppressed;
+                            self.code_start = self.w.inline.len();
                             self.w.inline.len()
                         }
                     };
@@ -834,7 +857,7 @@ impl Renderer<'_> {
                 self.tables.pop();
                 self.w.end_block();
             }
-            Exit::Heading(level, start) => {
+            Exit::Heading(level, start, _) => {
                 self.flatten -= 1;
                 self.write_heading(level, start);
             }
@@ -1041,9 +1064,12 @@ impl Renderer<'_> {
         else {
             return true;
         };
-        let Some((_, Exit::Heading(level, start))) = self.frames.get(i) else {
+        let Some((_, Exit::Heading(level, start, short))) = self.frames.get(i) else {
             return true;
         };
+        if *short {
+            return true;
+        }
         let (level, start) = (*level, *start);
         if let Some(frame) = self.frames.get_mut(i) {
             frame.1 = Exit::Block;
@@ -1057,7 +1083,7 @@ impl Renderer<'_> {
     fn must_flatten_unless_empty_heading(&mut self) -> bool {
         if self.flatten == 1 && self.pre.is_none() {
             let start = self.frames.iter().rev().find_map(|(_, e)| match e {
-                Exit::Heading(_, start) => Some(*start),
+                Exit::Heading(_, start, _) => Some(*start),
                 _ => None,
             });
             if start.is_some_and(|s| self.w.inline.get(s..).is_none_or(|t| t.trim().is_empty())) {
@@ -1115,6 +1141,8 @@ impl Renderer<'_> {
     /// when it was empty.
     fn finish_code_span(&mut self, at: usize) -> bool {
         let pending_space = self.w.space == writer::Space::Pending;
+        let lead_space = std::mem::take(&mut self.code_lead);
+        self.code_start = usize::MAX;
         // Both buffers are kept on the renderer and reused for every span.
         let mut raw = std::mem::take(&mut self.code_raw);
         self.w.take_inline_into(at, &mut raw);
@@ -1125,7 +1153,10 @@ impl Renderer<'_> {
             return false;
         }
         // Space at the edges of the code moves outside the span.
-        let (lead, trail) = (raw.starts_with(' '), raw.ends_with(' ') || pending_space);
+        let (lead, trail) = (
+            raw.starts_with(' ') || lead_space,
+            raw.ends_with(' ') || pending_space,
+        );
         let run = longest_run(content, b'`') + 1;
         let repeated;
         let fence = match TICKS.get(..run) {
@@ -1508,6 +1539,58 @@ pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
     })
 }
 
+/// Whether a heading element is short enough that paragraphs, `<div>`s or quotes inside it
+/// (`<h1>A <p>P</p> C</h1>`) read as part of the heading line, as browsers show them in the
+/// heading's style: no list, table, code block, rule or other heading inside, little text,
+/// few nodes. A longer one (an unclosed `<h1>` swallowing the page) ends at its first block.
+fn short_heading(dom: &Dom, heading: NodeId) -> bool {
+    const MAX_NODES: usize = 64;
+    const MAX_TEXT: usize = 200;
+    let mut text = 0usize;
+    let mut blocks = false;
+    for (seen, n) in dom.descendants(heading).enumerate() {
+        if seen >= MAX_NODES {
+            return false;
+        }
+        match dom.tag(n) {
+            Some(
+                Tag::P
+                | Tag::Div
+                | Tag::Blockquote
+                | Tag::Section
+                | Tag::Article
+                | Tag::Header
+                | Tag::Center
+                | Tag::Address,
+            ) => blocks = true,
+            Some(
+                Tag::Ul
+                | Tag::Ol
+                | Tag::Dl
+                | Tag::Li
+                | Tag::Table
+                | Tag::Pre
+                | Tag::Hr
+                | Tag::Form
+                | Tag::H1
+                | Tag::H2
+                | Tag::H3
+                | Tag::H4
+                | Tag::H5
+                | Tag::H6,
+            ) => return false,
+            Some(_) => {}
+            None => {
+                text += dom.text_of(n).trim().len();
+                if text > MAX_TEXT {
+                    return false;
+                }
+            }
+        }
+    }
+    blocks
+}
+
 /// Whether a `<sup>`/`<sub>` holds one plain alphanumeric run (`2`, `n`, `th`), which needs no
 /// parentheses after `^`.
 fn plain_run(dom: &Dom, id: NodeId) -> bool {
@@ -1720,7 +1803,14 @@ fn language_from_class(class: &str, bare_ok: bool) -> Option<String> {
         ]
         .iter()
         .find_map(|p| strip_prefix_ignore_case(tok, p))
-        .map(str::to_ascii_lowercase)
+        .map(|l| {
+            // GitHub names TextMate scopes: `highlight-text-html-basic` is HTML.
+            match strip_prefix_ignore_case(tok, "highlight-text-") {
+                Some(scope) => scope.split('-').next().unwrap_or(scope),
+                None => l,
+            }
+            .to_ascii_lowercase()
+        })
         .or_else(|| {
             if tok.eq_ignore_ascii_case("brush:") {
                 tokens

@@ -115,22 +115,23 @@ impl Table {
     }
 
     /// Write the table: a GFM table, or its cells as paragraphs when it is a layout table
-    /// (one column, or marked presentational).
+    /// (marked presentational, or one column under no header row).
     pub fn write(mut self, w: &mut Writer) {
         self.end_row();
         let footer = std::mem::take(&mut self.footer);
         self.rows.extend(footer);
         self.rows.retain(|r| r.iter().any(|c| !c.is_empty()));
         let cols = self.rows.iter().map(Vec::len).max().unwrap_or(0);
-        if cols == 0 {
-            return;
-        }
+        // The caption shows even above a table with no cells.
         if let Some(caption) = self.caption.take().filter(|c| !c.trim().is_empty()) {
             w.begin_block(false);
             w.inline.push_str(caption.trim());
             w.end_block();
         }
-        if self.layout || cols == 1 {
+        if cols == 0 {
+            return;
+        }
+        if self.layout || (cols == 1 && !self.first_row_header) {
             for row in &self.rows {
                 for cell in row.iter().filter(|c| !c.trim().is_empty()) {
                     w.begin_block(false);
@@ -204,10 +205,12 @@ pub fn parse_align(align_attr: Option<&str>, style: Option<&str>) -> Align {
     }
 }
 
-/// Whether a `<table>` is page layout rather than data: marked presentational, one column,
-/// or holding structure no GFM cell can (nested tables, headings, a code listing beside its
-/// line numbers). Layout tables render their cells as ordinary blocks. The scan stops at
-/// the first nested table, so nested tables cost no more than one pass each.
+/// Whether a `<table>` is page layout rather than data: marked presentational, one column
+/// without a header (`<th>`, `<thead>`, `<caption>`: a one-column table with one is a list of
+/// data under its heading), or holding structure no GFM cell can (nested tables, headings,
+/// a code listing beside its line numbers). Layout tables render their cells as ordinary
+/// blocks. The scan stops at the first nested table, so nested tables cost no more than one
+/// pass each.
 pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
     let role = dom.attr(table, Attr::Role).map(str::trim);
     if role
@@ -253,5 +256,5 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
         }
         stack.extend(dom.children(id));
     }
-    max_cells <= 1 || (structure && !header)
+    (max_cells <= 1 || structure) && !header
 }
