@@ -387,3 +387,17 @@ fn github_text_scopes_name_the_code_language() {
     let out = md("<div class=\"highlight highlight-source-js\"><pre>f()</pre></div>");
     assert_eq!(out, "```js\nf()\n```\n");
 }
+
+#[test]
+fn a_break_opening_an_inline_element_keeps_the_words_apart() {
+    // htmd `basic/italic_with_br`: `d<b><br>e</b>f` shows "d", a line break, then bold "e":
+    // never "def".
+    for (html, want) in [
+        ("<p>d<b><br>e</b>f</p>", "d **e**f\n"),
+        ("<p>d<i><br>e</i>f</p>", "d *e*f\n"),
+        ("<p>d<a href=\"/x\"><br>e</a>f</p>", "d [e](/x)f\n"),
+        ("<p>d<code><br>e</code>f</p>", "d `e`f\n"),
+    ] {
+        assert_eq!(md(html), want, "{html}");
+    }
+}

@@ -71,16 +71,17 @@ enum Exit {
     Em(usize, &'static str),
     Del(usize),
     Code(usize),
+    /// A link: where its `[` is and what closes it (`](destination "title")`).
     Link(usize, String),
     /// A link around blocks: each block's inline content is linked on its own.
     BlockLink,
     /// A link to its own element: text only; a bare permalink glyph is dropped.
     SelfLink(usize),
-    /// A link inside code: the link marker's position, destination, where the link's own
+    /// A link inside code: the link marker's position, what closes it, where the link's own
     /// code span starts, and the frame of the enclosing code element.
     CodeLink {
         link_at: usize,
-        dest: String,
+        suffix: String,
         inner: usize,
         frame: usize,
     },
@@ -479,6 +480,10 @@ impl Renderer<'_> {
             }
             Tag::Br => {
                 if self.flatten > 0 {
+                    // `<code><br>x</code>`: a break before any code text is space before it.
+                    if self.code > 0 && self.code_start == self.w.inline.len() {
+                        self.code_lead = true;
+                    }
                     self.w.soft_boundary();
                 } else {
                     self.w.hard_break();
@@ -629,7 +634,7 @@ impl Renderer<'_> {
                         let link_at = self.w.open_marker("[");
                         Exit::CodeLink {
                             link_at,
-                            dest: href + &title,
+                            suffix: link_suffix(&href, &title),
                             inner: self.w.inline.len(),
                             frame,
                         }
@@ -641,11 +646,11 @@ impl Renderer<'_> {
                         // A card (`<a><h3>Title</h3><p>Text</p></a>`): flattened, its heading
                         // would be lost.
                         if self.flatten == 0 && holds_heading(dom, id) {
-                            self.w.start_block_link(format!("]({href}{title})"));
+                            self.w.start_block_link(link_suffix(&href, &title));
                             return Some(Exit::BlockLink);
                         }
                         self.flatten += 1;
-                        Exit::Link(self.w.open_marker("["), href + &title)
+                        Exit::Link(self.w.open_marker("["), link_suffix(&href, &title))
                     }
                     _ => Exit::Nothing,
                 }
@@ -897,7 +902,7 @@ impl Renderer<'_> {
             }
             Exit::CodeLink {
                 link_at,
-                dest,
+                suffix,
                 inner,
                 frame,
             } => {
@@ -905,7 +910,7 @@ impl Renderer<'_> {
                 self.links -= 1;
                 self.w.in_link -= 1;
                 self.flatten -= 1;
-                self.w.close_marker(link_at, 1, &format!("]({dest})"));
+                self.w.close_marker(link_at, 1, &suffix);
                 self.code_space = false;
                 // The enclosing code element goes on after the link.
                 let at = self.w.inline.len();
@@ -914,7 +919,7 @@ impl Renderer<'_> {
                 }
                 self.w.space = writer::Space::None;
             }
-            Exit::Link(at, dest) => {
+            Exit::Link(at, suffix) => {
                 let text = self.w.inline.get(at + 1..).unwrap_or("").trim();
                 if text.is_empty() {
                     // An icon-only link (`<a aria-label="Home"><svg>…</svg></a>`) is named by
@@ -937,7 +942,6 @@ impl Renderer<'_> {
                     self.w.removed_back_to(at);
                     return;
                 }
-                let suffix = format!("]({dest})");
                 if self.w.close_marker(at, 1, &suffix) {
                     let end = self.w.inline.len();
                     let start = if self.w.inline.get(at..at + 1) == Some("[") {
@@ -1537,6 +1541,16 @@ pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
             )
         })
     })
+}
+
+/// What closes a link: `](destination "title")`, made once when the link opens.
+fn link_suffix(href: &str, title: &str) -> String {
+    let mut s = String::with_capacity(href.len() + title.len() + 3);
+    s.push_str("](");
+    s.push_str(href);
+    s.push_str(title);
+    s.push(')');
+    s
 }
 
 /// Whether a heading element is short enough that paragraphs, `<div>`s or quotes inside it

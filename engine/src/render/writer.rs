@@ -658,6 +658,7 @@ impl Writer {
 
     /// A block boundary where blocks cannot be written (cells, headings, links): a space.
     pub fn soft_boundary(&mut self) {
+        self.note_lead_space();
         if self.space == Space::None {
             self.space = Space::Pending;
         }
