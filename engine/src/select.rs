@@ -650,6 +650,8 @@ fn mark_boilerplate(
 ) {
     let fallback = roots.len() == 1 && dom.tag(roots[0]) == Some(Tag::Body);
     let holds_root = ancestors_of(dom, roots);
+    // Nodes `holds_document` may visit on the whole page: nested wrappers stay linear.
+    let mut doc_budget = order.len();
     for &n in order {
         let Some(tag) = dom.tag(n) else { continue };
         if roots.contains(&n) {
@@ -713,7 +715,8 @@ fn mark_boilerplate(
                 | Tag::P
                 | Tag::Other
         ) && boilerplate_named(dom, n)
-            && !holds_root[n as usize];
+            && !holds_root[n as usize]
+            && !(is_toctree(dom, n) && holds_document(dom, n, &mut doc_budget));
         // `Other` takes in the `<font>` blocks of table-layout pages.
         let comments = matches!(
             tag,
@@ -726,6 +729,49 @@ fn mark_boilerplate(
             }
         }
     }
+}
+
+/// A Sphinx table-of-contents wrapper.
+fn is_toctree(dom: &Dom, n: NodeId) -> bool {
+    dom.attr(n, Attr::Class)
+        .is_some_and(|c| c.split_ascii_whitespace().any(|w| w == "toctree-wrapper"))
+}
+
+/// A container named like boilerplate that in fact holds a document: a heading and a
+/// paragraph of at least 200 bytes of text (Sphinx `singlehtml` inlines every chapter into
+/// its `div.toctree-wrapper`). Every node visited is charged to `budget`, shared by all the
+/// calls on one page; once it runs out the answer is no.
+fn holds_document(dom: &Dom, n: NodeId, budget: &mut usize) -> bool {
+    let mut heading = false;
+    let mut prose = false;
+    for d in dom.descendants(n) {
+        let Some(left) = budget.checked_sub(1) else {
+            return false;
+        };
+        *budget = left;
+        match dom.tag(d) {
+            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6) => heading = true,
+            Some(Tag::P) if !prose => {
+                let mut len = 0;
+                for t in dom.descendants(d) {
+                    let Some(left) = budget.checked_sub(1) else {
+                        return false;
+                    };
+                    *budget = left;
+                    len += dom.text_of(t).trim().len();
+                    if len >= 200 {
+                        prose = true;
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if heading && prose {
+            return true;
+        }
+    }
+    false
 }
 
 /// Visible text and link-text length of every node's subtree (bytes of non-space text).
@@ -926,13 +972,15 @@ fn score_candidates(
     }
     let threshold = (top_score * 0.2).max(10.0);
     let top_class = dom.attr(top, Attr::Class).unwrap_or("");
-    let mut roots = Vec::new();
+    // Every child of the parent, and whether it is kept.
+    let mut siblings: Vec<(NodeId, bool)> = Vec::new();
     for sib in dom.children(parent) {
         if sib == top {
-            roots.push(sib);
+            siblings.push((sib, true));
             continue;
         }
         if dom.tag(sib).is_none() || dropped.get(sib as usize).copied().unwrap_or(false) {
+            siblings.push((sib, false));
             continue;
         }
         let mut s = score.get(sib as usize).copied().unwrap_or(f32::NAN);
@@ -959,11 +1007,40 @@ fn score_candidates(
         } else {
             false
         };
-        if ok {
-            roots.push(sib);
+        siblings.push((sib, ok));
+    }
+    // A heading goes with the content it introduces: keep a heading sibling when the next
+    // sibling with text (past empty anchors, rules and white space) is kept. One pass from
+    // the end carries whether that next sibling is kept.
+    let mut next_kept = false;
+    for (sib, ok) in siblings.iter_mut().rev() {
+        let sib = *sib;
+        let text = match dom.tag(sib) {
+            None => !dom.text_of(sib).trim().is_empty(),
+            Some(Tag::Hr) => false,
+            Some(_) => stats.text(sib) > 0,
+        };
+        if !*ok
+            && text
+            && next_kept
+            && matches!(
+                dom.tag(sib),
+                Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+            )
+            && !dropped.get(sib as usize).copied().unwrap_or(false)
+        {
+            *ok = true;
+        }
+        if *ok || text {
+            next_kept = *ok;
         }
     }
-    Some(roots)
+    Some(
+        siblings
+            .into_iter()
+            .filter_map(|(sib, ok)| ok.then_some(sib))
+            .collect(),
+    )
 }
 
 /// Inside scored content, drop link-heavy blocks with little text (related links, tag
@@ -992,13 +1069,55 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
         let text = stats.text(n);
         let ld = stats.link_density(n);
         let rich = stats.rich.get(n as usize).copied().unwrap_or(false);
-        let link_farm = text > 0 && ld > 0.5 && text < 2000 && !rich;
+        let link_farm = text > 0 && ld > 0.5 && text < 2000 && !rich && !introduced(dom, n);
         let form = tag == Tag::Form;
         if link_farm || form || comment_thread(dom, n) {
             if let Some(d) = sel.dropped.get_mut(n as usize) {
                 *d = true;
             }
         }
+    }
+}
+
+/// A block the text before it announces: the previous element is a heading ("See Also")
+/// or a paragraph that stops short of a full stop ("More information can be found at",
+/// "Examples:"). Such a list of links is the section's content, not a link farm.
+fn introduced(dom: &Dom, n: NodeId) -> bool {
+    // The first child of a wrapper (`<div class="itemizedlist"><ul>`) is introduced by what
+    // introduces the wrapper: climb at most three `div`/`section` levels.
+    let mut at = n;
+    let mut prev = NONE;
+    for _ in 0..3 {
+        prev = dom.node(at).prev;
+        while prev != NONE && dom.tag(prev).is_none() {
+            if !dom.text_of(prev).trim().is_empty() {
+                return false;
+            }
+            prev = dom.node(prev).prev;
+        }
+        if prev != NONE {
+            break;
+        }
+        at = dom.node(at).parent;
+        if at == NONE || !matches!(dom.tag(at), Some(Tag::Div | Tag::Section)) {
+            return false;
+        }
+    }
+    if prev == NONE {
+        return false;
+    }
+    match dom.tag(prev) {
+        Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6) => true,
+        Some(Tag::P) => {
+            let last = dom
+                .descendants(prev)
+                .map(|d| dom.text_of(d).trim())
+                .filter(|t| !t.is_empty())
+                .last()
+                .unwrap_or("");
+            !last.is_empty() && !last.ends_with(['.', '!', '?', ')', '"'])
+        }
+        _ => false,
     }
 }
 

@@ -228,9 +228,10 @@ fn inner_emphasis_meeting_a_word_after_a_dropped_span_still_reads() {
     // The bold's closer cannot close before a word; once it goes, the italic's `_` meets the
     // word itself and must become `*` (or go, when it follows punctuation).
     for (html, want) in [
-        ("<p><b><i>a</i></b>after</p>", "*a*after\n"),
-        ("<p>x<b><i>a</i></b>after</p>", "x*a*after\n"),
-        ("<p>before<b><i>a</i></b></p>", "before*a*\n"),
+        // The bold is kept too: as `***a***` its runs are judged on `a` (issue 2).
+        ("<p><b><i>a</i></b>after</p>", "***a***after\n"),
+        ("<p>x<b><i>a</i></b>after</p>", "x***a***after\n"),
+        ("<p>before<b><i>a</i></b></p>", "before***a***\n"),
     ] {
         let out = md(html);
         assert_eq!(out, want, "{html}");
@@ -400,4 +401,228 @@ fn a_break_opening_an_inline_element_keeps_the_words_apart() {
     ] {
         assert_eq!(md(html), want, "{html}");
     }
+}
+
+/// Text as a reader sees it, in runs of the same style: (text, strong, emphasis).
+fn styled_runs(md: &str) -> Vec<(String, bool, bool)> {
+    let (mut strong, mut em) = (0, 0);
+    let mut out: Vec<(String, bool, bool)> = Vec::new();
+    for event in Parser::new(md) {
+        match event {
+            Event::Start(Tag::Strong) => strong += 1,
+            Event::End(TagEnd::Strong) => strong -= 1,
+            Event::Start(Tag::Emphasis) => em += 1,
+            Event::End(TagEnd::Emphasis) => em -= 1,
+            Event::Text(t) => {
+                let style = (strong > 0, em > 0);
+                match out.last_mut() {
+                    Some((text, s, e)) if (*s, *e) == style => text.push_str(&t),
+                    _ => out.push((t.to_string(), style.0, style.1)),
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn adjacent_emphasis_runs_never_show_delimiters_or_lose_bold() {
+    // htmd and html2text suites: a closer directly followed by an opener of the same
+    // character is one delimiter run for CommonMark, judged as a whole (rule of 3).
+    const P: (bool, bool) = (false, false);
+    const S: (bool, bool) = (true, false);
+    const E: (bool, bool) = (false, true);
+    const SE: (bool, bool) = (true, true);
+    let mut failures = Vec::new();
+    for (html, want) in [
+        (
+            "<p><b>one<i>two</b>three</i>four",
+            &[("one", S), ("two", SE), ("three", E), ("four", P)][..],
+        ),
+        ("<p><i>a</i><b><i>b</i></b></p>", &[("a", E), ("b", SE)]),
+        (
+            "<p>x<b><i>a</i></b><i>b</i>c</p>",
+            &[("x", P), ("a", SE), ("b", E), ("c", P)],
+        ),
+        (
+            "<p><i>one<b>two</i>three</b>four",
+            &[("one", E), ("two", SE), ("three", S), ("four", P)],
+        ),
+        (
+            "<p>x<b>a</b><b><i>b</i></b>c</p>",
+            &[("x", P), ("a", S), ("b", SE), ("c", P)],
+        ),
+        ("<p>x<b><i>a</i></b>c</p>", &[("x", P), ("a", SE), ("c", P)]),
+        ("<p><b><i>a</i></b>after</p>", &[("a", SE), ("after", P)]),
+        ("<p>before<b><i>a</i></b></p>", &[("before", P), ("a", SE)]),
+        (
+            "<p>x<i>a</i><i>b</i>c</p>",
+            &[("x", P), ("ab", E), ("c", P)],
+        ),
+        ("<p><i>a</i><b>b</b></p>", &[("a", E), ("b", S)]),
+        (
+            "<p>a <b>one <i>two</i></b><i>three</i>four</p>",
+            &[
+                ("a ", P),
+                ("one ", S),
+                ("two", SE),
+                ("three", E),
+                ("four", P),
+            ],
+        ),
+    ] {
+        let out = md(html);
+        let want: Vec<(String, bool, bool)> = want
+            .iter()
+            .map(|(t, (s, e))| (t.to_string(), *s, *e))
+            .collect();
+        if plain_text(&out).contains(['*', '_']) || styled_runs(&out) != want {
+            failures.push(format!(
+                "{html} gave {out:?}, read as {:?}",
+                styled_runs(&out)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Converts with pruning on, as the filter does.
+fn pruned(html: &str) -> String {
+    let opts = Options {
+        front_matter: false,
+        ..Options::default()
+    };
+    convert(html.as_bytes(), &opts).markdown
+}
+
+/// Prose long enough for the main-content scorer to take it for an article paragraph.
+fn prose() -> String {
+    "This chapter describes how the packages are built, which policy applies to them, and \
+     why, in enough words to read as a paragraph of prose. "
+        .repeat(2)
+}
+
+#[test]
+fn a_toctree_wrapper_holding_the_document_is_kept() {
+    // Sphinx `singlehtml` inlines every chapter into its `div.toctree-wrapper`.
+    let p = prose();
+    let html = format!(
+        "<html><body><div class=\"related\" role=\"navigation\"><a href=\"genindex.html\">index</a>\
+         </div><div class=\"body\" role=\"main\"><section><h1>Abstract</h1><p>{p}</p></section>\
+         <section><h1>Contents</h1><div class=\"toctree-wrapper compound\"><section>\
+         <h2>1. Packaging</h2><p>{p}</p><pre>Depends: python3 (&gt;= 3.11)</pre></section>\
+         </div></section></div></body></html>"
+    );
+    let out = pruned(&html);
+    assert!(out.contains("\n## 1. Packaging\n"), "in:\n{out}");
+    assert!(out.contains("Depends: python3 (>= 3.11)"), "in:\n{out}");
+    assert!(!out.contains("genindex"), "in:\n{out}");
+    // A table of contents that is only links is still left out.
+    let toc = "<html><body><div class=\"body\" role=\"main\"><h1>Welcome</h1><p>Intro paragraph \
+               for the documentation index page, long enough to read as prose here.</p>\
+               <div class=\"toctree-wrapper compound\"><ul><li><a href=\"a.html\">Installation</a>\
+               </li><li><a href=\"b.html\">Usage</a></li></ul></div></div></body></html>";
+    let out = pruned(toc);
+    assert!(out.contains("Intro paragraph"), "in:\n{out}");
+    assert!(!out.contains("Installation"), "in:\n{out}");
+}
+
+#[test]
+fn a_heading_inside_a_summary_stays_a_heading() {
+    // rustdoc wraps every method signature in `<details><summary><section><h4>`.
+    let html = "<html><body><main><details class=\"toggle method-toggle\" open><summary>\
+                <section id=\"method.new\" class=\"method\"><span class=\"rightside\">\
+                <span class=\"since\">1.0.0</span> · <a class=\"src\" href=\"src.html\">Source</a>\
+                </span><h4 class=\"code-header\">pub fn <a href=\"#method.new\" class=\"fn\">new</a>\
+                () -&gt; Vec&lt;T&gt;</h4></section></summary><div class=\"docblock\">\
+                <p>Constructs a new, empty Vec.</p></div></details></main></body></html>";
+    let out = md(html);
+    assert!(
+        out.lines().any(|l| l.starts_with("#### pub fn new()")),
+        "in:\n{out}"
+    );
+    assert!(!out.contains("**"), "in:\n{out}");
+    assert!(out.contains("Constructs a new, empty Vec."), "in:\n{out}");
+    // A summary of plain text is still its bold label.
+    let out = md("<details><summary>More options</summary><p>Hidden text.</p></details>");
+    assert!(out.starts_with("**More options**"), "in:\n{out}");
+}
+
+#[test]
+fn a_link_list_introduced_by_a_heading_or_a_lead_in_is_not_a_link_farm() {
+    let p = prose();
+    let see_also = format!(
+        "<html><head><title>npm-install</title></head><body><header><a href=\"/\">npm Docs</a>\
+         </header><section id=\"content\"><h1>npm-install</h1><p>{p}</p><p>{p}</p>\
+         <h3 id=\"see-also\">See Also</h3><ul><li><a href=\"folders.html\">npm folders</a></li>\
+         <li><a href=\"update.html\">npm update</a></li><li><a href=\"audit.html\">npm audit</a>\
+         </li></ul></section></body></html>"
+    );
+    let out = pruned(&see_also);
+    assert!(out.contains("- [npm folders](folders.html)"), "in:\n{out}");
+    assert!(out.contains("- [npm audit](audit.html)"), "in:\n{out}");
+    // A lead-in sentence, with the list inside a wrapper `div` (DocBook's itemizedlist).
+    let lead_in = format!(
+        "<html><head><title>xsltproc</title></head><body><div class=\"refentry\"><h2>Name</h2>\
+         <p>{p}</p><div class=\"refsect1\"><h2>More Information</h2><p>More information can be \
+         found at</p><div class=\"itemizedlist\"><ul class=\"itemizedlist\"><li><p>libxml web page \
+         <a href=\"https://gitlab.gnome.org/GNOME/libxslt\">https://gitlab.gnome.org/GNOME/libxslt\
+         </a></p></li><li><p>W3C XSLT page <a href=\"http://www.w3.org/TR/xslt\">\
+         http://www.w3.org/TR/xslt</a></p></li></ul></div></div></div></body></html>"
+    );
+    let out = pruned(&lead_in);
+    assert!(out.contains("http://www.w3.org/TR/xslt"), "in:\n{out}");
+    // After a finished sentence, a list of links is still related-links furniture.
+    let farm = lead_in.replace("found at</p>", "found online.</p>");
+    let out = pruned(&farm);
+    assert!(out.contains("found online."), "in:\n{out}");
+    assert!(!out.contains("http://www.w3.org/TR/xslt"), "in:\n{out}");
+}
+
+#[test]
+fn a_heading_beside_the_chosen_content_is_kept() {
+    // Texinfo: the section heading is a sibling of the paragraph and example it heads.
+    let lines: String = (0..25)
+        .map(|i| {
+            format!("  ffi_prep_closure_loc(closure, &amp;cif, puts_binding, stdout); /* {i} */\n")
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Closure Example (libffi)</title></head><body>\
+         <div class=\"section\" id=\"Closure-Example\"><div class=\"header\"><p>Next: \
+         <a href=\"Thread-Safety.html\">Thread Safety</a>, Up: <a href=\"Using.html\">Using \
+         libffi</a></p></div><hr><span id=\"Closure-Example-1\"></span>\
+         <h3 class=\"section\">2.6 Closure Example</h3><p>A trivial example that creates a new \
+         <code>puts</code> by binding <code>fputs</code> with <code>stdout</code>.</p>\
+         <div class=\"example\"><pre class=\"example\">int main() {{\n{lines}}}\n</pre></div></div>\
+         </body></html>"
+    );
+    let out = pruned(&html);
+    assert!(out.contains("### 2.6 Closure Example\n"), "in:\n{out}");
+    assert!(out.contains("A trivial example"), "in:\n{out}");
+    assert!(!out.contains("Thread Safety"), "in:\n{out}");
+}
+
+#[test]
+fn blocks_and_a_second_code_inside_pre_start_new_lines() {
+    // rustdoc's `<div class="where">` inside a declaration.
+    let out = md(
+        "<pre class=\"rust item-decl\"><code>pub struct Vec&lt;T, A = Global&gt;<div \
+         class=\"where\">where\n    A: Allocator,</div>{ /* private fields */ }</code></pre>",
+    );
+    assert_eq!(
+        out,
+        "```rust\npub struct Vec<T, A = Global>\nwhere\n    A: Allocator,\n{ /* private fields */ }\n```\n",
+        "in:\n{out}"
+    );
+    // Node.js docs: the CommonJS and ES module flavours of one example in one `<pre>`.
+    let out = md(
+        "<pre><code class=\"language-js cjs\">const { URL } = require('node:url');</code>\
+         <code class=\"language-js mjs\">import { URL } from 'node:url';</code></pre>",
+    );
+    assert!(
+        out.contains("require('node:url');\nimport { URL }"),
+        "in:\n{out}"
+    );
 }

@@ -62,6 +62,8 @@ pub fn render_after(
 /// What to do when an element is left.
 enum Exit {
     Nothing,
+    /// A block element inside `<pre>`: ends its line.
+    PreBlock,
     Block,
     Soft,
     /// Level, start of its text, and whether blocks inside it flatten into the heading line
@@ -134,6 +136,59 @@ struct PreState {
     buf: String,
     lang: String,
     depth: u32,
+    /// A `<code>` child of a `<pre>` was opened: a further one starts a new line.
+    code_child: bool,
+    /// A block started or ended: the next text goes on a new line.
+    break_due: bool,
+}
+
+impl PreState {
+    /// The next text starts a new line (see [`PreState::push_text`]).
+    fn line_break(&mut self) {
+        self.break_due = true;
+    }
+
+    /// Append code text, first ending the current line when a block boundary asks for it,
+    /// unless the text starts a line itself or the line so far is only indentation (the
+    /// source's own layout around `<li>`s inside `<pre>` stays as written).
+    fn push_text(&mut self, s: &str) {
+        if std::mem::take(&mut self.break_due)
+            && !s.trim_start_matches([' ', '\t']).starts_with('\n')
+        {
+            // Only the line's last bytes are looked at: a long line of spaces stays linear.
+            let blank = self
+                .buf
+                .bytes()
+                .rev()
+                .take(256)
+                .take_while(|&b| b != b'\n')
+                .all(|b| b == b' ' || b == b'\t');
+            if !blank {
+                self.buf.push('\n');
+            }
+        }
+        self.buf.push_str(s);
+    }
+}
+
+/// Nodes of a `<summary>` searched for a heading: rustdoc puts its `<h3>`/`<h4>` within the
+/// first dozen; a deeper one leaves the summary a bold line.
+const SUMMARY_HEADING_SCAN: usize = 64;
+
+/// A `<summary>` holding a heading near its start.
+fn summary_heading(dom: &Dom, id: NodeId) -> bool {
+    dom.descendants(id).take(SUMMARY_HEADING_SCAN).any(|d| {
+        matches!(
+            dom.tag(d),
+            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+        )
+    })
+}
+
+/// An element whose parent is a `<pre>`.
+fn child_of_pre(dom: &Dom, id: NodeId) -> bool {
+    let parent = dom.node(id).parent;
+    parent != NONE && dom.tag(parent) == Some(Tag::Pre)
 }
 
 struct Renderer<'a> {
@@ -351,7 +406,7 @@ impl Renderer<'_> {
     fn text(&mut self, s: &str) {
         let s = &*strip_controls(s);
         if let Some(pre) = &mut self.pre {
-            pre.buf.push_str(s);
+            pre.push_text(s);
         } else if self.code > 0 {
             if !self.code_space && s.bytes().any(|b| b.is_ascii_whitespace()) {
                 self.code_space = true;
@@ -398,6 +453,23 @@ impl Renderer<'_> {
                     Exit::Pre
                 }
                 _ if line_number_gutter(self.dom, id, tag) => return None,
+                // A block box inside `<pre>` (rustdoc's `<div class="where">`) starts and
+                // ends a line, as a browser lays it out; so does each further `<code>`
+                // child of the `<pre>` (Node.js docs put the CommonJS and ES module
+                // flavours of one example side by side in one `<pre>`).
+                Tag::Div | Tag::P | Tag::Li | Tag::Tr | Tag::Dt | Tag::Dd | Tag::Section => {
+                    self.pre_line_break();
+                    Exit::PreBlock
+                }
+                Tag::Code if child_of_pre(self.dom, id) => {
+                    if let Some(p) = &mut self.pre {
+                        if p.code_child {
+                            p.line_break();
+                        }
+                        p.code_child = true;
+                    }
+                    Exit::Nothing
+                }
                 _ => Exit::Nothing,
             });
         }
@@ -465,6 +537,11 @@ impl Renderer<'_> {
                     return Some(Exit::Soft);
                 }
                 self.w.begin_block(false);
+                // A summary that holds its own heading (rustdoc's method signatures,
+                // `<summary><h3>…</h3></summary>` FAQs) keeps the heading as a heading.
+                if tag == Tag::Summary && summary_heading(dom, id) {
+                    return Some(Exit::Block);
+                }
                 self.flatten += 1;
                 let at = if self.code == 0 && self.strong == 0 {
                     self.strong += 1;
@@ -758,6 +835,8 @@ impl Renderer<'_> {
                     buf: String::new(),
                     lang,
                     depth: 1,
+                    code_child: false,
+                    break_due: false,
                 });
                 match code_frame {
                     Some(frame) => Exit::PreInCode(frame),
@@ -992,6 +1071,7 @@ impl Renderer<'_> {
                 self.w.begin_block(true);
             }
             Exit::Pre => self.close_pre(),
+            Exit::PreBlock => self.pre_line_break(),
             Exit::PreInCode(frame) => {
                 self.close_pre();
                 // The code element goes on after the block.
@@ -1278,6 +1358,13 @@ impl Renderer<'_> {
             }
             _ => None,
         }) == Some(true)
+    }
+
+    /// Inside `<pre>`, end the current line unless at the start of one.
+    fn pre_line_break(&mut self) {
+        if let Some(p) = &mut self.pre {
+            p.line_break();
+        }
     }
 
     fn close_pre(&mut self) {

@@ -65,6 +65,16 @@ pub struct Writer {
     /// The span whose closer sits right before the pending closer's (`**_a_**`), as
     /// `last_closed`.
     inner_closer: Option<(usize, usize, usize)>,
+    /// A strong span (open, end) whose closer an `_` opener at the third position directly
+    /// follows (see [`Writer::strong_to_underscores`]).
+    strong_before: Option<(usize, usize, usize)>,
+    /// An `_emphasis_` (open, close) left as is before a `*` opener (`_a_**b**`): it becomes
+    /// `*emphasis*` if that opener goes (see [`Writer::opener_removed`]).
+    em_before: Option<(usize, usize)>,
+    /// The span closed last, as `last_closed`, when a failed [`Writer::reopen`] let it go.
+    closed_before: Option<(usize, usize, usize)>,
+    /// End of a `***a***` span closed as strong around emphasis (see [`Writer::reopen`]).
+    strong_em: Option<usize>,
     /// Start and end of the opening marker written last, while nothing follows it yet.
     fresh_marker: Option<(usize, usize)>,
     /// Opening markers whose content began with white space: the space goes before the
@@ -109,6 +119,10 @@ impl Writer {
             pending_closer: None,
             last_closed: None,
             inner_closer: None,
+            strong_em: None,
+            strong_before: None,
+            em_before: None,
+            closed_before: None,
             fresh_marker: None,
             lead_space: Vec::new(),
             block_link: None,
@@ -197,12 +211,25 @@ impl Writer {
         if let Some((open, close, len)) = self.pending_closer.take() {
             let adjacent = self.space == Space::None && close + len == self.inline.len();
             if adjacent && (first.is_ascii_alphanumeric() || first >= 0x80) {
+                // `**_a_**after`: as `***a***after` the run follows the word `a` and closes.
+                if let Some((o, c, 1)) = inner.filter(|&(_, c, _)| c == close) {
+                    let last = self.inline.get(..c - 1).and_then(|b| b.chars().next_back());
+                    if self.inline.get(o..o + 1) == Some("_")
+                        && self.inline.get(c - 1..c) == Some("_")
+                        && self.inline.get(close..close + len) == Some("**")
+                        && last.is_some_and(is_word)
+                    {
+                        self.underscore_to_star(o, c - 1);
+                        return;
+                    }
+                }
                 self.inline.replace_range(close..close + len, "");
                 self.inline.replace_range(open..open + len, "");
                 // The span that ended right before it now meets the word itself.
                 if let Some((o, c, l)) = inner {
                     self.settle_inner(o.saturating_sub(len), c.saturating_sub(len), l);
                 }
+                self.opener_removed(open, len);
             }
         }
     }
@@ -245,6 +272,7 @@ impl Writer {
                 && close + 1 == self.inline.len()
                 && (first.is_ascii_alphanumeric() || first >= 0x80)
             {
+                self.strong_to_underscores(open);
                 // Same-length replacements in place: O(1), not a copy of the paragraph (a page
                 // of a million `<i>x</i>` was quadratic with a rebuilt string).
                 for at in [open, close] {
@@ -255,6 +283,51 @@ impl Writer {
             }
         }
         self.flush_space();
+    }
+
+    /// The `_` opener at `open`, about to become `*`, directly follows the closer of a strong
+    /// span. If that span ends in emphasis (`**one*two**_three_four`), the `*` would make a
+    /// run of four that the rule of 3 keeps from closing the `**`; after `_two_` a run after
+    /// punctuation that cannot close before a word. The strong span takes `__`.
+    fn strong_to_underscores(&mut self, open: usize) {
+        let Some((o, end, at)) = self.strong_before.take() else {
+            return;
+        };
+        let head = self.inline.get(..open).unwrap_or("");
+        let rest = head.trim_end_matches('*');
+        let run = head.len() - rest.len();
+        let after_punct = rest.chars().next_back().is_some_and(is_punct);
+        let before = self.inline.get(..o).and_then(|b| b.chars().next_back());
+        let fits = at == open
+            && end == open
+            && (run >= 3 || after_punct)
+            && before.is_none_or(|c| c.is_whitespace() || (is_punct(c) && !matches!(c, '*' | '_')))
+            && self.inline.get(o..o + 2) == Some("**")
+            && self.inline.get(end.saturating_sub(2)..end) == Some("**");
+        if fits {
+            self.inline.replace_range(o..o + 2, "__");
+            self.inline.replace_range(end.saturating_sub(2)..end, "__");
+        }
+    }
+
+    /// An opener of `len` bytes at `at` was removed: an `_emphasis_` whose closer it followed
+    /// now meets what followed the opener, or one it preceded meets what came before it; a
+    /// word there stops `_` from closing or opening.
+    fn opener_removed(&mut self, at: usize, len: usize) {
+        let Some((mut o, mut c)) = self.em_before else {
+            return;
+        };
+        if o >= at + len {
+            o -= len;
+            c -= len;
+            self.em_before = Some((o, c));
+        }
+        let next = self.inline.get(at..).and_then(|a| a.chars().next());
+        let prev = self.inline.get(..at).and_then(|b| b.chars().next_back());
+        if (c + 1 == at && next.is_some_and(is_word)) || (o == at && prev.is_some_and(is_word)) {
+            self.em_before = None;
+            self.underscore_to_star(o, c);
+        }
     }
 
     /// Text split across elements can form syntax no single text node shows: `&lt;` then
@@ -347,10 +420,26 @@ impl Writer {
 
     fn push_marker(&mut self, marker: &str) -> usize {
         // `_em_` directly followed by more markup (`_em_~~del~~`) is not read as emphasis
-        // by every GFM parser; `*em*` is.
-        self.before_word(b'x');
+        // by every GFM parser; `*em*` is. Not before `*`: `*em***strong**` would be one
+        // delimiter run, read as neither, while `_em_**strong**` reads.
+        if marker.starts_with('*') {
+            let adjacent = self.space == Space::None;
+            let em = self.last_em.take();
+            self.flush_space();
+            let here = self.inline.len();
+            if let Some(em) = em.filter(|&(_, c)| adjacent && c + 1 == here) {
+                self.em_before = Some(em);
+            }
+        } else {
+            self.before_word(b'x');
+        }
         self.guard_adjacent(marker.as_bytes().first().copied().unwrap_or(b' '));
         let pos = self.inline.len();
+        self.strong_before = self
+            .closed_before
+            .take()
+            .filter(|&(_, end, len)| marker == "_" && len == 2 && end == pos)
+            .map(|(o, end, _)| (o, end, pos));
         self.inline.push_str(marker);
         self.fresh_marker = Some((pos, self.inline.len()));
         self.space = Space::Suppressed;
@@ -429,9 +518,30 @@ impl Writer {
         } else {
             self.inline.get(..open).and_then(|b| b.chars().next_back())
         };
+        let star = marker.starts_with('*');
+        if star && self.inline.get(open + open_len..open + open_len + 1) == Some("_") {
+            // `x<b><i>a</i></b>`: `**` cannot open before `_` after a word, `***a***` can.
+            self.star_inner(open + open_len, prev);
+        }
+        // Judged on the whole delimiter run: an opener of the same character right after
+        // this one (`***a**b*`) is part of it. Only when that opener's span holds the only
+        // other delimiters inside: a run of three left open would let any later intraword
+        // delimiter close it (`***a**b**c***`).
         let next = self
             .inline
             .get(open + open_len..)
+            .map(|a| {
+                let inner = a.trim_start_matches('*');
+                let run = a.len() - inner.len();
+                // And only when the content ends in a word, so the closing run closes.
+                let last = a.trim_end_matches('*').chars().next_back();
+                let only = a.bytes().filter(|&b| b == b'*').count() == 2 * run;
+                if star && run > 0 && only && last.is_some_and(is_word) {
+                    inner
+                } else {
+                    a
+                }
+            })
             .and_then(|a| a.chars().next());
         let opens = !emphasis || left_flanking(prev, next);
         if opens {
@@ -440,6 +550,7 @@ impl Writer {
             // `snake<b>_case</b>`: a delimiter CommonMark cannot read as an opener would show
             // as literal asterisks; plain text is the faithful rendering.
             self.inline.replace_range(open..open + open_len, "");
+            self.opener_removed(open, open_len);
             self.shift_spans(open + open_len, -(open_len as isize));
             // Its position is stale now, and content followed it anyway.
             self.fresh_marker = None;
@@ -477,8 +588,14 @@ impl Writer {
         }
         if opens && emphasis {
             // A closer after punctuation only closes if no word follows directly.
+            // Judged on the whole delimiter run: closers of the same character right before
+            // this one (`**a*b***c`) are part of it.
             let close = self.inline.len() - marker.len();
-            let last = self.inline.get(..close).and_then(|b| b.chars().next_back());
+            let run = marker.chars().next().unwrap_or('*');
+            let last = self
+                .inline
+                .get(..close)
+                .and_then(|b| b.trim_end_matches(run).chars().next_back());
             if last.is_some_and(is_punct) {
                 // The span closed right before this closer (`**_a_**`): if a word removes
                 // this one's markers, the inner closer meets that word next.
@@ -489,7 +606,15 @@ impl Writer {
             }
         }
         if opens {
-            self.last_closed = Some((open + usize::from(lead), self.inline.len(), marker.len()));
+            let start = open + usize::from(lead);
+            let end = self.inline.len();
+            // `***a***`: the emphasis is the whole content, so the run may as well be read
+            // with the emphasis outside, and emphasis that follows can join it.
+            self.strong_em = (marker == "**"
+                && self.last_closed == Some((start + 2, end - 2, 1))
+                && self.inline.get(start..start + 3) == Some("***"))
+            .then_some(end);
+            self.last_closed = Some((start, end, marker.len()));
         }
         if !moved.is_empty() {
             self.inline.push_str(&moved);
@@ -498,6 +623,24 @@ impl Writer {
             self.inner_closer = None;
         }
         opens
+    }
+
+    /// The `_emphasis_` span opening at `at`, right after a `**` opener, becomes `*emphasis*`
+    /// when `_` stops the opener from opening after `prev` and `*` would not: both runs are
+    /// then one, judged on the emphasis's first character.
+    fn star_inner(&mut self, at: usize, prev: Option<char>) {
+        let Some((o, c, 1)) = self.last_closed else {
+            return;
+        };
+        let first = self.inline.get(o + 1..).and_then(|a| a.chars().next());
+        let wants = o == at
+            && c > o + 2
+            && self.inline.get(c - 1..c) == Some("_")
+            && !left_flanking(prev, Some('_'))
+            && left_flanking(prev, first);
+        if wants {
+            self.underscore_to_star(o, c - 1);
+        }
     }
 
     /// Text from `from` on moved by `by` bytes (a marker removed or a space inserted before
@@ -616,15 +759,49 @@ impl Writer {
     /// Reopen the span of `marker` that closed right here (`<b>x</b><b>y</b>` is one span
     /// `**xy**`; two would read `**x****y**`, literal asterisks). Returns its opening position.
     pub fn reopen(&mut self, marker: &str) -> Option<usize> {
-        let (open, end, len) = self.last_closed.take()?;
+        let (open, end, len) = self.last_closed?;
+        if marker == "*"
+            && len == 2
+            && self.strong_em == Some(end)
+            && self.space == Space::None
+            && end == self.inline.len()
+            && self
+                .inline
+                .get(..end.saturating_sub(3))
+                .and_then(|b| b.chars().next_back())
+                .is_some_and(is_word)
+        {
+            // `***a***` then `<i>b</i>`: `***a**b*`, the emphasis read outside the strong.
+            self.last_closed = None;
+            self.inline.truncate(end - 1);
+            self.pending_closer = None;
+            self.inner_closer = None;
+            self.last_em = None;
+            return Some(open);
+        }
+        // Not a `*` span whose content ends in a closer (`*a**b.***`): without the `*` that
+        // closer would meet the next word.
+        let inner_closer = marker == "*"
+            && self
+                .inline
+                .get(..end.saturating_sub(len))
+                .is_some_and(|b| b.ends_with(['*', '_', '~']));
         let here = end == self.inline.len()
             && len == marker.len()
             && self.space == Space::None
             && self.inline.ends_with(marker)
-            && self.inline.get(open..open + len) == Some(marker);
+            && self.inline.get(open..open + len) == Some(marker)
+            && !inner_closer;
         if !here {
+            // Kept for the `*` look-up that follows a failed `_` one, and for
+            // [`Writer::strong_to_underscores`].
+            self.closed_before = self.last_closed;
+            if marker != "_" {
+                self.last_closed = None;
+            }
             return None;
         }
+        self.last_closed = None;
         self.inline.truncate(end - len);
         self.pending_closer = None;
         self.inner_closer = None;
@@ -821,6 +998,10 @@ impl Writer {
         self.last_closed = None;
         self.pending_closer = None;
         self.inner_closer = None;
+        self.strong_em = None;
+        self.strong_before = None;
+        self.em_before = None;
+        self.closed_before = None;
     }
 
     /// Write the paragraph built so far, if any.
@@ -832,6 +1013,10 @@ impl Writer {
         self.last_closed = None;
         self.pending_closer = None;
         self.inner_closer = None;
+        self.strong_em = None;
+        self.strong_before = None;
+        self.em_before = None;
+        self.closed_before = None;
         if self.inline.trim().is_empty() {
             self.inline.clear();
             self.space = Space::Suppressed;
