@@ -175,16 +175,6 @@ impl PreState {
 /// first dozen; a deeper one leaves the summary a bold line.
 const SUMMARY_HEADING_SCAN: usize = 64;
 
-/// A `<summary>` holding a heading near its start.
-fn summary_heading(dom: &Dom, id: NodeId) -> bool {
-    dom.descendants(id).take(SUMMARY_HEADING_SCAN).any(|d| {
-        matches!(
-            dom.tag(d),
-            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
-        )
-    })
-}
-
 /// An element whose parent is a `<pre>`.
 fn child_of_pre(dom: &Dom, id: NodeId) -> bool {
     let parent = dom.node(id).parent;
@@ -539,7 +529,7 @@ impl Renderer<'_> {
                 self.w.begin_block(false);
                 // A summary that holds its own heading (rustdoc's method signatures,
                 // `<summary><h3>…</h3></summary>` FAQs) keeps the heading as a heading.
-                if tag == Tag::Summary && summary_heading(dom, id) {
+                if tag == Tag::Summary && holds_heading(dom, id, SUMMARY_HEADING_SCAN) {
                     return Some(Exit::Block);
                 }
                 self.flatten += 1;
@@ -722,7 +712,7 @@ impl Renderer<'_> {
                         self.w.in_link += 1;
                         // A card (`<a><h3>Title</h3><p>Text</p></a>`): flattened, its heading
                         // would be lost.
-                        if self.flatten == 0 && holds_heading(dom, id) {
+                        if self.flatten == 0 && holds_heading(dom, id, usize::MAX) {
                             self.w.start_block_link(link_suffix(&href, &title));
                             return Some(Exit::BlockLink);
                         }
@@ -1532,9 +1522,10 @@ fn link_title(dom: &Dom, a: NodeId) -> Option<&str> {
     (!restates).then_some(title)
 }
 
-/// Whether a link holds a heading (then its blocks are rendered, each linked).
-fn holds_heading(dom: &Dom, a: NodeId) -> bool {
-    dom.descendants(a).any(|n| {
+/// Whether one of the first `limit` descendants of `a` is a heading: a link holding one has
+/// its blocks rendered, each linked; a `<summary>` holding one renders it as a heading.
+fn holds_heading(dom: &Dom, a: NodeId, limit: usize) -> bool {
+    dom.descendants(a).take(limit).any(|n| {
         matches!(
             dom.tag(n),
             Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
