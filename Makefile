@@ -8,6 +8,8 @@
 #   make validate   every shipped Envoy config (envoy/, compose, Istio) through envoy --mode validate,
 #                   compose/deploy YAML parsed and cross-checked (scripts/validate.py)
 #   make adversarial  hostile inputs at n and 4n through md-convert (time, RSS, ratio)
+#   make conformance  md-convert against five other converters' test suites (conformance/), gated
+#                   on conformance/baseline.json (seconds; docs/CONFORMANCE.md; in `make test`)
 #   make oci        OCI image of the filter (deploy/oci/Dockerfile) where Docker runs; prints its sha256
 #   make web        the engine as an npm package (wasm-pack, bundler target) in web/pkg
 #   make playground build the browser playground and serve it on 127.0.0.1:8088 (PLAYGROUND_PORT)
@@ -41,7 +43,7 @@ OCI_IMAGE ?= markdown-filter:dev
 
 .PHONY: setup build wasm wasm-trap native run test test-unit test-integration lint validate oci adversarial \
 	web web-setup playground playground-build test-browser
-.PHONY: fuzz
+.PHONY: fuzz conformance
 
 setup:
 	scripts/setup.sh
@@ -73,6 +75,7 @@ test: setup
 	$(MAKE) --no-print-directory test-unit
 	$(MAKE) --no-print-directory build wasm-trap
 	$(MAKE) --no-print-directory adversarial ADVERSARIAL_ARGS="--max-ratio 10 --max-rss-mb 512"
+	$(MAKE) --no-print-directory conformance
 	$(MAKE) --no-print-directory validate
 	$(MAKE) --no-print-directory bench-check
 	$(MAKE) --no-print-directory test-integration
@@ -104,6 +107,16 @@ oci: wasm
 ADVERSARIAL_ARGS ?=
 adversarial: native
 	python3 scripts/adversarial.py --bin target/release/md-convert $(ADVERSARIAL_ARGS)
+
+# md-convert against other converters' test suites (conformance/suites, vendored with their
+# licences; docs/CONFORMANCE.md). Fails when a suite's strict pass count drops below
+# conformance/baseline.json (or leaks rise), listing the cases that newly fail. A few seconds;
+# part of `make test`.
+# CONFORMANCE_ARGS="--diffs" prints every failure with its note; --write-baseline records a new baseline.
+CONFORMANCE_ARGS ?=
+conformance: setup
+	$(CARGO) build --release -p md-convert
+	.venv/bin/python scripts/conformance.py --bin "$${CARGO_TARGET_DIR:-target}/release/md-convert" --check $(CONFORMANCE_ARGS)
 
 # libFuzzer over the engine and every header/config parser; not part of `make test` (the
 # committed corpora and crashes are replayed there by engine/ and filter/ fuzz_regressions

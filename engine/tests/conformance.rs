@@ -392,10 +392,11 @@ fn github_text_scopes_name_the_code_language() {
 #[test]
 fn a_break_opening_an_inline_element_keeps_the_words_apart() {
     // htmd `basic/italic_with_br`: `d<b><br>e</b>f` shows "d", a line break, then bold "e":
-    // never "def".
+    // never "def". Inside bold or italic the break is kept, before the opener; inside a link
+    // or code, which stay on one line, it is a space.
     for (html, want) in [
-        ("<p>d<b><br>e</b>f</p>", "d **e**f\n"),
-        ("<p>d<i><br>e</i>f</p>", "d *e*f\n"),
+        ("<p>d<b><br>e</b>f</p>", "d\\\n**e**f\n"),
+        ("<p>d<i><br>e</i>f</p>", "d\\\n*e*f\n"),
         ("<p>d<a href=\"/x\"><br>e</a>f</p>", "d [e](/x)f\n"),
         ("<p>d<code><br>e</code>f</p>", "d `e`f\n"),
     ] {
@@ -625,4 +626,144 @@ fn blocks_and_a_second_code_inside_pre_start_new_lines() {
         out.contains("require('node:url');\nimport { URL }"),
         "in:\n{out}"
     );
+}
+
+/// The document as a reader sees it, in HTML-like shorthand: paragraphs, headings, quotes,
+/// items, cells, links, strong (`<b>`), emphasis (`<i>`), strikethrough (`<s>`), code and
+/// hard breaks (`<br>`); a soft line break is a space, as a browser shows it.
+fn shape(md: &str) -> String {
+    let opts =
+        pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_STRIKETHROUGH;
+    let mut out = String::new();
+    for event in Parser::new_ext(md, opts) {
+        let s = match &event {
+            Event::Start(Tag::Paragraph) => "<p>",
+            Event::End(TagEnd::Paragraph) => "</p>",
+            Event::Start(Tag::Heading { .. }) => "<h>",
+            Event::End(TagEnd::Heading(_)) => "</h>",
+            Event::Start(Tag::BlockQuote(_)) => "<blockquote>",
+            Event::End(TagEnd::BlockQuote(_)) => "</blockquote>",
+            Event::Start(Tag::Item) => "<li>",
+            Event::End(TagEnd::Item) => "</li>",
+            Event::Start(Tag::TableCell) => "<td>",
+            Event::End(TagEnd::TableCell) => "</td>",
+            Event::Start(Tag::Link { .. }) => "<a>",
+            Event::End(TagEnd::Link) => "</a>",
+            Event::Start(Tag::Strong) => "<b>",
+            Event::End(TagEnd::Strong) => "</b>",
+            Event::Start(Tag::Emphasis) => "<i>",
+            Event::End(TagEnd::Emphasis) => "</i>",
+            Event::Start(Tag::Strikethrough) => "<s>",
+            Event::End(TagEnd::Strikethrough) => "</s>",
+            Event::HardBreak => "<br>",
+            Event::SoftBreak => " ",
+            Event::Text(t) => t,
+            Event::Code(c) => {
+                out.push_str("<code>");
+                out.push_str(c);
+                out.push_str("</code>");
+                continue;
+            }
+            _ => "",
+        };
+        out.push_str(s);
+    }
+    out
+}
+
+#[test]
+fn a_break_inside_bold_italic_or_strikethrough_is_a_line_break() {
+    // htmd, html2text and html2md suites: `<b>Our multiline<br>bold text</b>` is two lines
+    // of bold, not one. Inside links, headings and cells, which keep to one line, the break
+    // stays a space.
+    let cases = [
+        ("<p><b>a<br>b</b></p>", "<p><b>a<br>b</b></p>"),
+        ("<p><i>a<br>b</i></p>", "<p><i>a<br>b</i></p>"),
+        ("<p><s>a<br>b</s></p>", "<p><s>a<br>b</s></p>"),
+        // A break right after an opener goes before it (it could not open before a line
+        // break); at the start of a paragraph it is dropped, as everywhere.
+        ("<p><i><br>a</i></p>", "<p><i>a</i></p>"),
+        ("<p>x<i><br>a</i></p>", "<p>x<br><i>a</i></p>"),
+        ("<p>x<b><i><br>a</i></b></p>", "<p>x<br><b><i>a</i></b></p>"),
+        ("<p>x <b> <br>a</b></p>", "<p>x<br><b>a</b></p>"),
+        // One ending the span goes after its closer (which could not close at a line start).
+        ("<p><b>a<br></b>b</p>", "<p><b>a</b><br>b</p>"),
+        ("<p><b>a<br><br></b>b</p>", "<p><b>a</b><br><br>b</p>"),
+        ("<p><b>a<br></b><b>c</b></p>", "<p><b>a</b><br><b>c</b></p>"),
+        ("<p>a<b><br></b>c</p>", "<p>a<br>c</p>"),
+        (
+            "<p><b><a href=\"/u\">l</a><br></b>x</p>",
+            "<p><b><a>l</a></b><br>x</p>",
+        ),
+        // Two breaks inside an open span stay two breaks: a paragraph break would end the
+        // paragraph inside the span.
+        ("<p><b>a<br><br>b</b></p>", "<p><b>a<br><br>b</b></p>"),
+        (
+            "<p><b>x<i><br><br>y</i></b></p>",
+            "<p><b>x<br><br><i>y</i></b></p>",
+        ),
+        // Outside any span with content, `<br><br>` still separates paragraphs.
+        ("<p>a<br><b><br>b</b></p>", "<p>a</p><p><b>b</b></p>"),
+        ("<p><b><i>a<br>b</i></b></p>", "<p><b><i>a<br>b</i></b></p>"),
+        (
+            "<p>x<b>a</b><br><i>b</i></p>",
+            "<p>x<b>a</b><br><i>b</i></p>",
+        ),
+        ("<p><b>x</b><b><br>y</b></p>", "<p><b>x<br>y</b></p>"),
+        // Text that would start a block on its own line is escaped there.
+        ("<p><b>a<br>- b</b></p>", "<p><b>a<br>- b</b></p>"),
+        ("<p><b>a<br># b</b></p>", "<p><b>a<br># b</b></p>"),
+        ("<ul><li><b>a<br>b</b></li></ul>", "<li><b>a<br>b</b></li>"),
+        (
+            "<blockquote><p><i>a<br>b</i></p></blockquote>",
+            "<blockquote><p><i>a<br>b</i></p></blockquote>",
+        ),
+        // A link around blocks (a card) links each block's text, breaks and all.
+        (
+            "<a href=\"/u\"><h3>T</h3><p><b>a<br>x</b></p></a>",
+            "<h><a>T</a></h><p><a><b>a<br>x</b></a></p>",
+        ),
+        (
+            "<a href=\"/u\"><h3>T</h3><p><b><br>x</b></p></a>",
+            "<h><a>T</a></h><p><a><b>x</b></a></p>",
+        ),
+        // One-line contexts.
+        (
+            "<p><a href=\"/u\"><b>a<br>b</b></a></p>",
+            "<p><a><b>a b</b></a></p>",
+        ),
+        ("<h2><b>a<br>b</b></h2>", "<h><b>a b</b></h>"),
+        (
+            "<table><tr><th>h</th></tr><tr><td><i>a<br>b</i></td></tr></table>",
+            "<td>h</td><td><i>a b</i></td>",
+        ),
+        (
+            "<p><b>a<br><code>c<br>d</code></b></p>",
+            "<p><b>a<br><code>c d</code></b></p>",
+        ),
+        ("<dl><dt>a<br>b</dt></dl>", "<p><b>a b</b></p>"),
+    ];
+    let mut failures = Vec::new();
+    for (html, want) in cases {
+        let out = md(html);
+        let got = shape(&out);
+        if got != want {
+            failures.push(format!(
+                "{html}\n  gave {out:?}\n  read {got}\n  want {want}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn many_breaks_inside_one_bold_span_stay_inside_it() {
+    let html = format!("<p><b>{}</b></p>", "a<br>".repeat(10_000));
+    let got = shape(&md(&html));
+    let want = format!("<p><b>{}a</b></p>", "a<br>".repeat(9_999));
+    assert!(got == want, "read {}…", got.get(..200).unwrap_or(&got));
+    // Before the span has content, breaks go before its opener, and two of them separate
+    // paragraphs as outside it.
+    let html = format!("<p>x<b>{}y</b></p>", "<br>".repeat(1_000));
+    assert_eq!(shape(&md(&html)), "<p>x</p><p><b>y</b></p>");
 }

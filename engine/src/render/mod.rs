@@ -40,6 +40,8 @@ pub fn render_after(
         strong: 0,
         em: 0,
         del: 0,
+        emphasis: 0,
+        spans: Vec::new(),
         links: 0,
         lists: Vec::new(),
         tables: Vec::new(),
@@ -195,6 +197,12 @@ struct Renderer<'a> {
     strong: u32,
     em: u32,
     del: u32,
+    /// Open bold, italic and strikethrough spans (each also counts in `flatten`): inside
+    /// them alone a `<br>` is still a hard break.
+    emphasis: u32,
+    /// Frames of the open emphasis spans and self links, outermost first: at most a few
+    /// (one span of each kind), so a `<br>` finds them without walking every open element.
+    spans: Vec<usize>,
     links: u32,
     lists: Vec<ListState>,
     /// Open tables, innermost last; `None` for a layout table (its cells are blocks).
@@ -302,6 +310,12 @@ impl Renderer<'_> {
         let exit = self.open(id, tag);
         match exit {
             Some(exit) => {
+                if matches!(
+                    exit,
+                    Exit::Strong(_) | Exit::Em(..) | Exit::Del(_) | Exit::SelfLink(_)
+                ) {
+                    self.spans.push(self.frames.len());
+                }
                 self.frames.push((id, exit));
                 true
             }
@@ -390,6 +404,9 @@ impl Renderer<'_> {
         let Some((_, exit)) = self.frames.pop() else {
             return;
         };
+        if self.spans.last() == Some(&self.frames.len()) {
+            self.spans.pop();
+        }
         self.close(id, exit);
     }
 
@@ -546,12 +563,14 @@ impl Renderer<'_> {
                 }
             }
             Tag::Br => {
-                if self.flatten > 0 {
+                if self.flatten > self.emphasis {
                     // `<code><br>x</code>`: a break before any code text is space before it.
                     if self.code > 0 && self.code_start == self.w.inline.len() {
                         self.code_lead = true;
                     }
                     self.w.soft_boundary();
+                } else if self.emphasis > 0 {
+                    self.break_in_emphasis();
                 } else {
                     self.w.hard_break();
                 }
@@ -576,6 +595,7 @@ impl Renderer<'_> {
                 } else {
                     self.strong += 1;
                     self.flatten += 1;
+                    self.emphasis += 1;
                     let at = match self.w.reopen("**") {
                         Some(at) => at,
                         None => self.w.open_marker("**"),
@@ -595,6 +615,7 @@ impl Renderer<'_> {
                     // `<i>a</i><i>b</i>` is one span, as for strong.
                     self.em += 1;
                     self.flatten += 1;
+                    self.emphasis += 1;
                     Exit::Em(at, marker)
                 } else {
                     let prev_word = self
@@ -610,6 +631,7 @@ impl Renderer<'_> {
                     };
                     self.em += 1;
                     self.flatten += 1;
+                    self.emphasis += 1;
                     Exit::Em(self.w.open_marker(marker), marker)
                 }
             }
@@ -619,6 +641,7 @@ impl Renderer<'_> {
                 } else {
                     self.del += 1;
                     self.flatten += 1;
+                    self.emphasis += 1;
                     let at = match self.w.reopen("~~") {
                         Some(at) => at,
                         None => self.w.open_marker("~~"),
@@ -938,6 +961,7 @@ impl Renderer<'_> {
             Exit::Strong(at) => {
                 self.strong -= 1;
                 self.flatten -= 1;
+                self.emphasis -= 1;
                 if !self.emphasise_link(at, "**") {
                     self.w.close_marker(at, 2, "**");
                 }
@@ -945,6 +969,7 @@ impl Renderer<'_> {
             Exit::Em(at, marker) => {
                 self.em -= 1;
                 self.flatten -= 1;
+                self.emphasis -= 1;
                 if !self.emphasise_link(at, marker)
                     && self.w.close_marker(at, marker.len(), marker)
                     && marker == "_"
@@ -957,6 +982,7 @@ impl Renderer<'_> {
             Exit::Del(at) => {
                 self.del -= 1;
                 self.flatten -= 1;
+                self.emphasis -= 1;
                 if !self.emphasise_link(at, "~~") {
                     self.w.close_marker(at, 2, "~~");
                 }
@@ -1151,6 +1177,64 @@ impl Renderer<'_> {
         self.flatten -= 1;
         self.write_heading(level, start);
         false
+    }
+
+    /// A `<br>` inside bold, italic or strikethrough and nothing that keeps to one line: a
+    /// hard break inside the spans. Openers nothing follows yet move after the break (an
+    /// opener followed by a line break cannot open), and while a span with content is open
+    /// a second break stays a break: a blank line would end the paragraph inside it.
+    fn break_in_emphasis(&mut self) {
+        // The innermost spans whose openers end the buffer, outermost of them first.
+        let mut tail = self.w.inline.len();
+        let mut lowest = None;
+        let mut fresh = 0;
+        for (n, &i) in self.spans.iter().enumerate().rev() {
+            let (at, len) = match self.frames.get(i) {
+                Some((_, Exit::Strong(at) | Exit::Del(at))) => (*at, 2),
+                Some((_, Exit::Em(at, marker))) => (*at, marker.len()),
+                // A self link that holds nothing yet moves with the openers around it.
+                Some((_, Exit::SelfLink(at))) if *at == tail => continue,
+                _ => break,
+            };
+            if at + len != tail {
+                break;
+            }
+            tail = at;
+            lowest = Some(n);
+            fresh += 1;
+        }
+        let Some(lowest) = lowest else {
+            self.w.hard_break_in_span();
+            return;
+        };
+        self.w.cut_openers(tail);
+        if fresh == self.emphasis {
+            self.w.hard_break();
+        } else {
+            self.w.hard_break_in_span();
+        }
+        for n in lowest..self.spans.len() {
+            let Some(&i) = self.spans.get(n) else {
+                break;
+            };
+            let here = self.w.inline.len();
+            let marker = match self.frames.get_mut(i) {
+                Some((_, Exit::SelfLink(at))) => {
+                    *at = here;
+                    continue;
+                }
+                Some((_, Exit::Strong(_))) => "**",
+                Some((_, Exit::Del(_))) => "~~",
+                Some((_, Exit::Em(_, marker))) => *marker,
+                _ => continue,
+            };
+            let here = self.w.open_marker(marker);
+            if let Some((_, Exit::Strong(at) | Exit::Del(at) | Exit::Em(at, _))) =
+                self.frames.get_mut(i)
+            {
+                *at = here;
+            }
+        }
     }
 
     /// [`Renderer::must_flatten`], except that a heading with no text yet is not ended.

@@ -454,6 +454,19 @@ impl Writer {
     /// not be read as emphasis; the content stays.
     pub fn close_marker(&mut self, open: usize, open_len: usize, marker: &str) -> bool {
         self.last_em = None;
+        let emphasis = matches!(marker.as_bytes().first(), Some(b'*' | b'_' | b'~'));
+        // Line breaks that end emphasis go after its closer, which could not close at the
+        // start of a line (`<b>a<br></b>b` is `**a**\` and `b`).
+        let breaks = if emphasis {
+            self.trailing_breaks(open + open_len)
+        } else {
+            self.inline.len()
+        };
+        let breaks = if breaks < self.inline.len() {
+            self.inline.split_off(breaks)
+        } else {
+            String::new()
+        };
         if self.inline.len() <= open + open_len
             || self
                 .inline
@@ -469,6 +482,10 @@ impl Writer {
                     Space::Suppressed
                 };
             }
+            if !breaks.is_empty() && !self.inline.trim().is_empty() {
+                self.inline.push_str(&breaks);
+                self.space = Space::Suppressed;
+            }
             return false;
         }
         // Trailing whitespace inside the span moves after it.
@@ -477,7 +494,6 @@ impl Writer {
             self.inline.truncate(trimmed);
             self.space = Space::Pending;
         }
-        let emphasis = matches!(marker.as_bytes().first(), Some(b'*' | b'_' | b'~'));
         // So does white space that is text (`<i>foo&nbsp;</i>`): a closer after it cannot
         // close. It goes back after the closer, as text.
         let kept = self.inline.trim_end_matches(is_text_space).len();
@@ -629,7 +645,28 @@ impl Writer {
             self.pending_closer = None;
             self.inner_closer = None;
         }
+        if !breaks.is_empty() {
+            self.inline.push_str(&breaks);
+            self.space = Space::Suppressed;
+            self.pending_closer = None;
+            self.inner_closer = None;
+        }
         opens
+    }
+
+    /// Where the line breaks that end the span content starting at `body` begin, with the
+    /// text white space among them; the end of the buffer if it does not end in a break.
+    fn trailing_breaks(&self, body: usize) -> usize {
+        let Some(content) = self.inline.get(body..) else {
+            return self.inline.len();
+        };
+        let mut cut = content.len();
+        let mut rest = content;
+        while let Some(head) = rest.trim_end_matches(is_text_space).strip_suffix("\\\n") {
+            cut = head.len();
+            rest = head;
+        }
+        body + cut
     }
 
     /// The `_emphasis_` span opening at `at`, right after a `**` opener, becomes `*emphasis*`
@@ -834,10 +871,47 @@ impl Writer {
             self.flush_paragraph();
             return;
         }
-        if !self.inline.trim().is_empty() && !self.inline.ends_with('\n') {
+        if self.has_line() && !self.inline.ends_with('\n') {
             self.inline.push_str("\\\n");
         }
         self.space = Space::Suppressed;
+    }
+
+    /// Whether the paragraph (or the link around blocks) has begun, so that a line break
+    /// can end a line of it.
+    fn has_line(&self) -> bool {
+        let link_start = self
+            .block_link
+            .as_ref()
+            .and_then(|l| l.open)
+            .is_some_and(|o| o + 1 == self.inline.len());
+        !link_start && !self.inline.trim().is_empty()
+    }
+
+    /// A `<br>` inside an open emphasis span: a hard break, a second one too (a blank line
+    /// would end the paragraph inside the span and leave its markers literal).
+    pub fn hard_break_in_span(&mut self) {
+        self.last_em = None;
+        if self.has_line() {
+            self.inline.push_str("\\\n");
+        }
+        self.space = Space::Suppressed;
+    }
+
+    /// Remove the opening markers from `at` on, which nothing follows yet, and the space
+    /// before them, so that a line break goes before them: an opener followed by a line
+    /// break cannot open. The caller writes the break and opens the spans again.
+    pub fn cut_openers(&mut self, at: usize) {
+        let keep = self
+            .inline
+            .get(..at)
+            .map_or(at, |head| head.trim_end_matches(' ').len());
+        self.inline.truncate(keep);
+        self.lead_space.retain(|&p| p < keep);
+        self.fresh_marker = None;
+        self.last_em = None;
+        self.strong_before = None;
+        self.em_before = None;
     }
 
     /// A block boundary where blocks cannot be written (cells, headings, links): a space.
