@@ -225,6 +225,8 @@ CONFIG = [
     '{"max_body_bytes": 1073741824}',
     '{"max_body_bytes": 1073741825}',
     '{"max_body_bytes": 1.5}',
+    '{"memo_bytes": 0}',
+    '{"memo_bytes": 1073741825}',
     '{"content_types": ["text/*"]}',
     '{"content_types": []}',
     '{"content_signal": "a\\r\\nx-injected: 1"}',

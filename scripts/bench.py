@@ -113,6 +113,8 @@ OVERHEAD_CELLS = (
 )
 OVERHEAD_REPEATS = 1 if os.environ.get("BENCH_QUICK", "") not in ("", "0") else 3
 TARGET_OVERHEAD_P50_US = 50.0
+# Plugin configuration of convert-1w: the conversion memo off, so every request converts.
+NO_MEMO = {"memo_bytes": 0}
 
 # The NGINX markdown module's published baseline (PERFORMANCE baseline of 2026-02-26: Apple M4
 # Pro, NGINX 1.28.2, worker_processes 1, `ab` over loopback, 3 runs averaged; its "medium" page
@@ -294,6 +296,8 @@ class Envoy:
     gate: bool = True
     # The shipped config it is derived from (None: envoy/envoy.yaml).
     base_yaml: Path | None = None
+    # The plugin configuration (None: the shipped one, all defaults).
+    plugin_config: dict | None = None
     proc: subprocess.Popen | None = None
     argv: list[str] = field(default_factory=list)
     rss_idle: dict[str, int] = field(default_factory=dict)
@@ -332,6 +336,7 @@ class Envoy:
             origin_ports=origin_ports,
             wasm=WASM,
             base=self.base_yaml or ENVOY_YAML,
+            plugin_config=self.plugin_config,
         )
         if not self.with_filter:
             remove_filters(cfg, gate_only=False)
@@ -800,15 +805,18 @@ def cmd_run(_: argparse.Namespace) -> int:
         baseline = Envoy("baseline-1w", base + 1000, 1, envoy_core, with_filter=False)
         filter2 = Envoy("filter-2w", base + 2000, 2, None)
         ungated = Envoy("ungated-1w", base + 3000, 1, envoy_core, gate=False)
-        for e in (filter1, baseline, filter2, ungated):
+        # The conversion memo off: every Markdown request runs the engine.
+        convert = Envoy("convert-1w", base + 4000, 1, envoy_core, plugin_config=NO_MEMO)
+        envoys = (filter1, baseline, filter2, ungated, convert)
+        for e in envoys:
             e.start(procs, OUT, origin_ports)
-        for e in (filter1, baseline, filter2, ungated):
+        for e in envoys:
             warm_up(e, 3 if is_quick else 20)
         results["processes"] = {
             "origin": shlex.join(origin.argv).replace(str(REPO) + "/", ""),  # type: ignore[attr-defined]
             **{
                 e.name: shlex.join(e.argv).replace(str(REPO) + "/", "")
-                for e in (filter1, baseline, filter2, ungated)
+                for e in envoys
             },
         }
         results["rss_idle_kib"] = {
@@ -855,6 +863,8 @@ def cmd_run(_: argparse.Namespace) -> int:
                 cell(f"baseline_{size}", "passthrough", size, proto, 10, baseline, "matrix")
                 cell(f"passthrough_{size}", "passthrough", size, proto, 10, filter1, "matrix")
                 cell(f"markdown_{size}", "markdown", size, proto, 10, filter1, "matrix")
+                if size != "large":  # the large page is never memoised (over a quarter of it)
+                    cell(f"convert_{size}", "markdown", size, proto, 10, convert, "matrix")
             cell("markdown_medium_304", "markdown_304", "medium", proto, 10, filter1, "matrix")
 
         # B: concurrency, HTTP/1.1, one pinned worker.
@@ -864,8 +874,10 @@ def cmd_run(_: argparse.Namespace) -> int:
             cell("passthrough_small", "passthrough", "small", "h1", vus, filter1, "concurrency")
             cell("markdown_small", "markdown", "small", "h1", vus, filter1, "concurrency")
             cell("markdown_medium", "markdown", "medium", "h1", vus, filter1, "concurrency")
+            cell("convert_small", "markdown", "small", "h1", vus, convert, "concurrency")
         for vus in (1, 10):
             cell("markdown_large", "markdown", "large", "h1", vus, filter1, "concurrency")
+        cell("convert_large", "markdown", "large", "h1", 1, convert, "concurrency")
 
         # C: two workers, nothing pinned (Envoy, k6 and the origin share both cores).
         all_cpus = set(range(os.cpu_count() or 1))
@@ -896,11 +908,13 @@ def cmd_run(_: argparse.Namespace) -> int:
                 # The small page's Markdown beside its passthrough runs above: the 0.40× ratio
                 # targets use the medians of both.
                 if rep and size == "small":
-                    cell("markdown_small", "markdown", size, proto, vus, filter1,
-                         f"overhead-{rep}", reuse=False)
-            # And the 1.2 MB page at one client (its p50 target), once per repetition.
+                    for name, envoy in (("markdown_small", filter1), ("convert_small", convert)):
+                        cell(name, "markdown", size, proto, vus, envoy, f"overhead-{rep}",
+                             reuse=False)
+            # And the 1.2 MB page at one client (its p50 target: a conversion every time, so
+            # on the Envoy without the memo), once per repetition.
             if rep:
-                cell("markdown_large", "markdown", "large", "h1", 1, filter1, f"overhead-{rep}",
+                cell("convert_large", "markdown", "large", "h1", 1, convert, f"overhead-{rep}",
                      reuse=False)
 
         # D: RSS over thousands of large conversions, in two equal batches per Envoy.
@@ -1597,13 +1611,13 @@ def ratio(a: dict | None, b: dict | None, key: str = "rps") -> float | None:
 def targets_section(r: dict) -> str:
     cells = r.get("cells", [])
     rows = []
-    large = median_cell(cells, name="markdown_large", proto="h1", vus=1, envoy="filter-1w")
+    large = median_cell(cells, name="convert_large", proto="h1", vus=1, envoy="convert-1w")
     p50 = large.get("p50_ms") if large else None
     native = (r.get("md_convert") or {}).get("large") or {}
     native_ms = (native.get("seconds") or 0) * 1000 / (native.get("files") or 1)
     rows.append(
         [
-            "~1.2 MB page converted in Envoy, p50 at one client (h1, 1 worker) "
+            "~1.2 MB page converted in Envoy, p50 at one client (h1, 1 worker, memo off) "
             f"≤ {TARGET_LARGE_P50_MS:g} ms",
             (f"median of {large['runs']} runs: " if large and large["runs"] > 1 else "")
             + f"{ms(p50)} ms (native `md-convert --bench`: "
@@ -1611,24 +1625,29 @@ def targets_section(r: dict) -> str:
             verdict(None if p50 is None else p50 <= TARGET_LARGE_P50_MS),
         ]
     )
-    for proto, vus in (("h1", 1), ("h1", 10), ("h2", 10), ("h1", 50), ("h1", 100)):
-        md = median_cell(cells, name="markdown_small", proto=proto, vus=vus, envoy="filter-1w")
-        pt = median_cell(
-            cells, name="passthrough_small", proto=proto, vus=vus, envoy="filter-1w"
-        )
-        q = ratio(md, pt)
-        if q is None or md is None or pt is None:
-            continue
-        runs = min(md["runs"], pt["runs"])
-        rows.append(
-            [
-                f"~10 KB page: Markdown req/s ≥ {TARGET_SMALL_RATIO:.2f}× passthrough "
-                f"({proto}, c={vus})",
-                (f"medians of {runs} runs: " if runs > 1 else "")
-                + f"{q:.2f}× ({fmt(md['rps'], 0)} / {fmt(pt['rps'], 0)} req/s)",
-                verdict(q >= TARGET_SMALL_RATIO),
-            ]
-        )
+    for name, envoy, how in (
+        ("markdown_small", "filter-1w", "default configuration: repeats served by the memo"),
+        ("convert_small", "convert-1w", "memo off: every request converted"),
+    ):
+        for proto, vus in (("h1", 1), ("h1", 10), ("h2", 10), ("h1", 50), ("h1", 100)):
+            md = median_cell(cells, name=name, proto=proto, vus=vus, envoy=envoy)
+            pt = median_cell(
+                cells, name="passthrough_small", proto=proto, vus=vus, envoy="filter-1w"
+            )
+            q = ratio(md, pt)
+            if q is None or md is None or pt is None:
+                continue
+            runs = min(md["runs"], pt["runs"])
+            rows.append(
+                [
+                    f"~10 KB page: Markdown req/s ≥ {TARGET_SMALL_RATIO:.2f}× passthrough "
+                    f"({proto}, c={vus}; {how})",
+                    (f"medians of {runs} runs: " if runs > 1 else "")
+                    + f"{q:.2f}× ({fmt(md['rps'], 0)} / {fmt(pt['rps'], 0)} req/s; Envoy CPU/req "
+                    f"{fmt(md.get('envoy_cpu_us_per_req'), 0)} µs)",
+                    verdict(q >= TARGET_SMALL_RATIO),
+                ]
+            )
     for size, proto, vus in (
         ("small", "h1", 1),
         ("small", "h1", 10),
@@ -1948,17 +1967,22 @@ def peer_section(r: dict) -> str:
         "",
     ]
     ours = []
-    md_s = find(cells, name="markdown_small", proto="h1", vus=10, envoy="filter-1w")
+    # Like for like: the NGINX module has no memo, so the memo-off Envoy's cells.
+    md_s = find(cells, name="convert_small", proto="h1", vus=10, envoy="convert-1w")
+    memo_s = find(cells, name="markdown_small", proto="h1", vus=10, envoy="filter-1w")
     pt_s = find(cells, name="passthrough_small", proto="h1", vus=10, envoy="filter-1w")
-    md_l1 = find(cells, name="markdown_large", proto="h1", vus=1, envoy="filter-1w")
+    md_l1 = find(cells, name="convert_large", proto="h1", vus=1, envoy="convert-1w")
     md_l10 = find(cells, name="markdown_large", proto="h1", vus=10, envoy="filter-1w")
     if pt_s:
         ours.append(["passthrough ~10 KB page, req/s (c=10)", fmt(pt_s.get("rps"), 1)])
     if md_s:
-        ours.append(["Markdown ~10 KB page, req/s (c=10)", fmt(md_s.get("rps"), 1)])
+        ours.append(["Markdown ~10 KB page, req/s (c=10, memo off)", fmt(md_s.get("rps"), 1)])
     q = ratio(md_s, pt_s)
     if q is not None:
-        ours.append(["Markdown / passthrough, ~10 KB page (c=10)", f"{q:.2f}"])
+        ours.append(["Markdown / passthrough, ~10 KB page (c=10, memo off)", f"{q:.2f}"])
+    q = ratio(memo_s, pt_s)
+    if q is not None:
+        ours.append(["Markdown / passthrough, ~10 KB page (c=10, memo: repeats)", f"{q:.2f}"])
     if md_l10:
         ours.append(["Markdown ~1.2 MB page, req/s (c=10)", fmt(md_l10.get("rps"), 1)])
         ours.append(["Markdown ~1.2 MB page, mean ms (c=10)", ms(md_l10.get("avg_ms"))])
@@ -2039,7 +2063,7 @@ def concurrency_section(r: dict) -> str:
         c
         for c in r.get("cells", [])
         if c["proto"] == "h1"
-        and c["envoy"] in ("filter-1w", "baseline-1w")
+        and c["envoy"] in ("filter-1w", "baseline-1w", "convert-1w")
         and c["phase"] in ("matrix", "concurrency")
         and not c.get("iterations")
     ]
@@ -2047,8 +2071,10 @@ def concurrency_section(r: dict) -> str:
         "baseline_small",
         "passthrough_small",
         "markdown_small",
+        "convert_small",
         "markdown_medium",
         "markdown_large",
+        "convert_large",
     ]
     rows = []
     for name in names:
@@ -2057,9 +2083,10 @@ def concurrency_section(r: dict) -> str:
     small_rows = []
     for vus in sorted({c["vus"] for c in cells}):
         md = find(cells, name="markdown_small", vus=vus)
+        cv = find(cells, name="convert_small", vus=vus)
         pt = find(cells, name="passthrough_small", vus=vus)
         bl = find(cells, name="baseline_small", vus=vus)
-        q_md, q_pt = ratio(md, pt), ratio(pt, bl)
+        q_md, q_pt, q_cv = ratio(md, pt), ratio(pt, bl), ratio(cv, pt)
         if md and pt and bl and q_md is not None and q_pt is not None:
             small_rows.append(
                 [
@@ -2068,6 +2095,8 @@ def concurrency_section(r: dict) -> str:
                     fmt(pt["rps"], 0),
                     fmt(md["rps"], 0),
                     f"{q_md:.2f}×",
+                    fmt(cv["rps"], 0) if cv else "–",
+                    f"{q_cv:.2f}×" if q_cv is not None else "–",
                     f"{(q_pt - 1) * 100:+.1f}%",
                     f"{((pt['p50_ms'] or 0) - (bl['p50_ms'] or 0)) * 1000:+.0f}",
                 ]
@@ -2077,7 +2106,8 @@ def concurrency_section(r: dict) -> str:
             [
                 table(CELL_HEADERS, rows),
                 "",
-                "The ~10 KB page side by side (same run, same Envoy for passthrough and Markdown):",
+                "The ~10 KB page side by side (same run; passthrough and Markdown through the same "
+                "Envoy, Markdown with the memo off through convert-1w):",
                 "",
                 table(
                     [
@@ -2086,6 +2116,8 @@ def concurrency_section(r: dict) -> str:
                         "passthrough req/s",
                         "Markdown req/s",
                         "Markdown / passthrough",
+                        "memo off req/s",
+                        "memo off / passthrough",
                         "passthrough vs no filter, req/s",
                         "passthrough vs no filter, p50 µs",
                     ],
@@ -2342,7 +2374,7 @@ def write_doc(r: dict) -> None:
         else ""
     )
     cores = (
-        "filter-1w, baseline-1w and ungated-1w are pinned to core 0 (`taskset -c 0`); k6 and "
+        "filter-1w, baseline-1w, ungated-1w and convert-1w are pinned to core 0 (`taskset -c 0`); k6 and "
         "the origin to core 1 for every 1-worker cell. filter-2w is unpinned, and for its cells k6 and the "
         "origin are unpinned too: all three share both cores."
         if r.get("pinned")
@@ -2405,14 +2437,20 @@ took {fmt(r.get("minutes"), 1)} minutes.
 ## Method
 
 - **Processes.** One origin process (`target/release/origin`, two listeners = the two endpoints of
-  Envoy's round-robin cluster) serving `corpus/`. Four Envoys run directly (not through func-e)
+  Envoy's round-robin cluster) serving `corpus/`. Five Envoys run directly (not through func-e)
   from configurations derived from `envoy/envoy.yaml` by the integration harness (ports and file
   paths only): **filter-1w** (`--concurrency 1`), **baseline-1w** — the same configuration with the
   Wasm filter and `markdown.vary` removed from `http_filters` (and from the routes'
   `typed_per_filter_config`), everything else (the Accept gate's two routes, compressors, buffer
   limits, timeouts) identical — **filter-2w** (`--concurrency 2`) and **ungated-1w**, the filter
   without the Accept gate (every request enters the Wasm VM, as on Istio), measured only in the
-  not-converted overhead pairs, for information.{access_log}
+  not-converted overhead pairs, for information, and **convert-1w**, filter-1w with the plugin
+  option `memo_bytes: 0`: the conversion memo off, so every Markdown request runs the engine
+  (`convert_*` cells). filter-1w runs the shipped defaults, whose memo answers a repeat of the same
+  page bytes at the same URL from memory (k6 fetches one page over and over, so after the first
+  request every `markdown_small`/`markdown_medium` request there is a memo hit; the ~1.2 MB page
+  is too big for the default 8 MiB memo, so `markdown_large` converts every time too). Both
+  are shown: the memo is what an operator gets, convert-1w is what the engine costs.{access_log}
 - **Cores.** {cores}
 - **Client.** k6 (`bench/k6/bench.js`), one cell per scenario × page × protocol × concurrency,
   {r.get("duration")} each after a warm-up; every VU keeps one connection. HTTP/1.1 on the plain
@@ -2421,7 +2459,8 @@ took {fmt(r.get("minutes"), 1)} minutes.
   `Accept-Encoding: identity` (otherwise Envoy's compressors would compress and drop the strong
   ETag). Passthrough requests send a browser `Accept`; Markdown ones `Accept: text/markdown`;
   `markdown_medium_304` sends `If-None-Match` with the page's Markdown ETag (the filter still
-  fetches and converts the page to know its ETag, so a 304 saves the body, not the conversion).
+  fetches the page to know its ETag, and converts it unless the memo has it, so a 304 saves the
+  body, not the fetch).
 - **Checks and thresholds.** Status, content type, protocol; Markdown: strong 32-hex ETag and
   `X-Markdown-Tokens`; 304: the same ETag. Thresholds per cell: `checks rate==1`,
   `http_req_failed rate==0`, `p(99) < 5 s` (a sanity bound; the targets are judged below).

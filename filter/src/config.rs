@@ -14,6 +14,7 @@
 //! | `tokens_header`           | string          | `"x-markdown-tokens"`                     |
 //! | `trusted_forwarded_proto` | bool            | `false`                                   |
 //! | `vary_on_passthrough`     | bool            | `true`                                    |
+//! | `memo_bytes`              | integer         | `8388608` (8 MiB), range 0..=1073741824; 0 = off |
 //!
 //! Validation is strict so that a typo is caught when Envoy loads the filter rather than
 //! silently ignored: an unknown key or a bad value yields a [`ConfigError`] naming the key,
@@ -28,6 +29,8 @@ use serde_json::{Map, Value};
 pub const MAX_BODY_BYTES_LIMIT: u64 = 1 << 30;
 /// Default `max_body_bytes` (10 MiB).
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 10 << 20;
+/// Default `memo_bytes` (8 MiB per worker): room for hundreds of typical pages.
+pub const DEFAULT_MEMO_BYTES: u64 = 8 << 20;
 /// Upper bound on `content_types` entries; the list is scanned once per response.
 pub const MAX_CONTENT_TYPES: usize = 64;
 /// Upper bound on the length of `content_signal` and `tokens_header`.
@@ -77,6 +80,8 @@ pub struct Config {
     pub trusted_forwarded_proto: bool,
     /// Add `Vary: Accept` to convertible HTML that passes through unconverted.
     pub vary_on_passthrough: bool,
+    /// Budget of the per-worker conversion memo ([`crate::memo`]); 0 disables it.
+    pub memo_bytes: u64,
 }
 
 impl Default for Config {
@@ -93,6 +98,7 @@ impl Default for Config {
             tokens_header: "x-markdown-tokens".into(),
             trusted_forwarded_proto: false,
             vary_on_passthrough: true,
+            memo_bytes: DEFAULT_MEMO_BYTES,
         }
     }
 }
@@ -198,6 +204,7 @@ impl Config {
                 "tokens_header" => cfg.tokens_header = tokens_header(k, value)?,
                 "trusted_forwarded_proto" => cfg.trusted_forwarded_proto = boolean(k, value)?,
                 "vary_on_passthrough" => cfg.vary_on_passthrough = boolean(k, value)?,
+                "memo_bytes" => cfg.memo_bytes = memo_bytes(k, value)?,
                 _ => return Err(ConfigError::new(k, "unknown key")),
             }
         }
@@ -233,6 +240,16 @@ fn max_body_bytes(key: &str, value: &Value) -> Result<u64, ConfigError> {
             key,
             format!("must be between 1 and {MAX_BODY_BYTES_LIMIT}"),
         ))
+    }
+}
+
+fn memo_bytes(key: &str, value: &Value) -> Result<u64, ConfigError> {
+    match value.as_u64() {
+        Some(n) if n <= MAX_BODY_BYTES_LIMIT => Ok(n),
+        _ => Err(ConfigError::new(
+            key,
+            format!("must be an integer between 0 (off) and {MAX_BODY_BYTES_LIMIT}"),
+        )),
     }
 }
 
@@ -362,6 +379,7 @@ mod tests {
         assert!(!d.trusted_forwarded_proto);
         assert_eq!(d.content_signal, None);
         assert_eq!(d.tokens_header, "x-markdown-tokens");
+        assert_eq!(d.memo_bytes, 8_388_608);
     }
 
     #[test]
@@ -378,7 +396,8 @@ mod tests {
                 "content_signal": "ai-train=no, search=yes, ai-input=yes",
                 "tokens_header": "X-Tokens",
                 "trusted_forwarded_proto": true,
-                "vary_on_passthrough": false
+                "vary_on_passthrough": false,
+                "memo_bytes": 0
             }"#,
         )
         .expect("valid configuration");
@@ -396,6 +415,7 @@ mod tests {
                 tokens_header: "x-tokens".into(),
                 trusted_forwarded_proto: true,
                 vary_on_passthrough: false,
+                memo_bytes: 0,
             }
         );
         assert!(cfg.is_convertible_type("text/x-page"));
@@ -459,6 +479,10 @@ mod tests {
                 "trusted_forwarded_proto",
             ),
             (r#"{"vary_on_passthrough": 0}"#, "vary_on_passthrough"),
+            (r#"{"memo_bytes": -1}"#, "memo_bytes"),
+            (r#"{"memo_bytes": 1073741825}"#, "memo_bytes"),
+            (r#"{"memo_bytes": "8M"}"#, "memo_bytes"),
+            (r#"{"memo_bytes": 1.5}"#, "memo_bytes"),
         ];
         for (json, key) in cases {
             assert_eq!(err(json).key, key, "{json}");

@@ -13,6 +13,7 @@ use proxy_wasm::types::{Action, BufferType, ContextType, LogLevel, MapType, Metr
 
 use crate::config::Config;
 use crate::headers::Header;
+use crate::memo::{Memo, SharedMemo};
 use crate::metrics::{Counter, Sink, CONVERSION_US, COUNTERS};
 use crate::stream::{Host, HostError, Stream};
 
@@ -124,6 +125,8 @@ impl Sink for ProxyHost {
 #[derive(Default)]
 pub struct Root {
     config: Rc<Config>,
+    /// One per configuration: its options are part of what a memoised conversion means.
+    memo: SharedMemo,
     metrics: Option<Rc<HostMetrics>>,
 }
 
@@ -137,6 +140,8 @@ impl RootContext for Root {
             .unwrap_or_default();
         match Config::parse(&raw) {
             Ok(cfg) => {
+                let budget = usize::try_from(cfg.memo_bytes).unwrap_or(usize::MAX);
+                self.memo = Rc::new(Memo::new(budget));
                 self.config = Rc::new(cfg);
                 if self.metrics.is_none() {
                     self.metrics = Some(Rc::new(HostMetrics::define()));
@@ -158,7 +163,7 @@ impl RootContext for Root {
     fn create_http_context(&self, _context_id: u32) -> Option<Box<dyn HttpContext>> {
         let metrics = self.metrics.clone().unwrap_or_default();
         Some(Box::new(Http {
-            stream: Stream::new(Rc::clone(&self.config)),
+            stream: Stream::new(Rc::clone(&self.config), Rc::clone(&self.memo)),
             host: ProxyHost { metrics },
         }))
     }

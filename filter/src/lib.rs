@@ -63,6 +63,10 @@
 //! the upstream's ETag (it names the HTML). On any host-call failure the original response
 //! passes and `markdown.errors` increments.
 //!
+//! Conversion memo ([`memo`], `memo_bytes`): a converted page whose body bytes, URL,
+//! `Content-Type` and content codings equal a recent conversion's is answered from the
+//! worker's memo, byte-identical to converting it again; the upstream is still asked.
+//!
 //! VM failure: a trap (only reachable in `test-trap` builds, or through a bug) is handled by
 //! Envoy's `failure_policy`. Measured with Envoy 1.40: the request that trapped gets `503`
 //! under every policy; afterwards `FAIL_OPEN` bypasses the filter for good (clients get the
@@ -83,6 +87,8 @@
 //! | `markdown.errors`                     | engine/host-call failures (also `passthrough.error`) |
 //! | `markdown.bytes_in`                   | HTML bytes converted (after decoding)       |
 //! | `markdown.bytes_out`                  | Markdown body bytes sent                    |
+//! | `markdown.memo.hit`                   | conversions served from the memo ([`memo`]) |
+//! | `markdown.memo.miss`                  | conversions run while the memo is enabled   |
 //!
 //! and the histogram `markdown.conversion_us` (conversion time in microseconds). Every
 //! response the filter sees is counted once in `converted`, `not_modified` or a
@@ -98,6 +104,7 @@ pub mod config;
 pub mod eligibility;
 pub mod headers;
 pub mod host;
+pub mod memo;
 pub mod metrics;
 pub mod negotiate;
 pub mod stream;

@@ -24,6 +24,10 @@ pub enum Counter {
     BytesIn,
     /// Markdown bytes sent in converted bodies (0 for `HEAD` and `304`).
     BytesOut,
+    /// Conversions served from the memo (the engine did not run).
+    MemoHits,
+    /// Conversions the engine ran while the memo is enabled.
+    MemoMisses,
     /// Responses passed through unconverted, by reason.
     Passthrough(Reason),
 }
@@ -43,6 +47,9 @@ pub mod log_fields {
     pub const BYTES_OUT: &str = "markdown.bytes_out";
     /// Conversion time in microseconds; set when the engine ran.
     pub const CONVERSION_US: &str = "markdown.conversion_us";
+    /// `hit` (served from the conversion memo) or `miss` (converted); unset when the memo
+    /// is disabled or no conversion was needed.
+    pub const MEMO: &str = "markdown.memo";
 }
 
 impl Counter {
@@ -54,6 +61,8 @@ impl Counter {
             Counter::Errors,
             Counter::BytesIn,
             Counter::BytesOut,
+            Counter::MemoHits,
+            Counter::MemoMisses,
         ]
         .into_iter()
         .chain(Reason::ALL.into_iter().map(Counter::Passthrough))
@@ -67,7 +76,9 @@ impl Counter {
             Counter::Errors => 2,
             Counter::BytesIn => 3,
             Counter::BytesOut => 4,
-            Counter::Passthrough(r) => 5 + r as usize,
+            Counter::MemoHits => 5,
+            Counter::MemoMisses => 6,
+            Counter::Passthrough(r) => 7 + r as usize,
         }
     }
 
@@ -78,7 +89,11 @@ impl Counter {
             Counter::Converted => Some("converted".into()),
             Counter::NotModified => Some("not_modified".into()),
             Counter::Passthrough(r) => Some(format!("passthrough:{}", r.as_str())),
-            Counter::Errors | Counter::BytesIn | Counter::BytesOut => None,
+            Counter::Errors
+            | Counter::BytesIn
+            | Counter::BytesOut
+            | Counter::MemoHits
+            | Counter::MemoMisses => None,
         }
     }
 
@@ -90,13 +105,15 @@ impl Counter {
             Counter::Errors => "markdown.errors".into(),
             Counter::BytesIn => "markdown.bytes_in".into(),
             Counter::BytesOut => "markdown.bytes_out".into(),
+            Counter::MemoHits => "markdown.memo.hit".into(),
+            Counter::MemoMisses => "markdown.memo.miss".into(),
             Counter::Passthrough(r) => format!("markdown.passthrough.{}", r.as_str()),
         }
     }
 }
 
 /// Number of counters.
-pub const COUNTERS: usize = 5 + Reason::ALL.len();
+pub const COUNTERS: usize = 7 + Reason::ALL.len();
 
 /// Where the request logic reports metrics. Implemented over the proxy-wasm metrics API in
 /// the Wasm build and by recorders in tests.
@@ -123,6 +140,8 @@ mod tests {
                 "markdown.errors",
                 "markdown.bytes_in",
                 "markdown.bytes_out",
+                "markdown.memo.hit",
+                "markdown.memo.miss",
                 "markdown.passthrough.not_requested",
                 "markdown.passthrough.method",
                 "markdown.passthrough.status",

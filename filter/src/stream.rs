@@ -29,6 +29,7 @@ use crate::conditional::{self, IfNoneMatch};
 use crate::config::Config;
 use crate::eligibility::{check_request, check_response, Method, Reason, ResponseHead};
 use crate::headers::{self, Header};
+use crate::memo::{self, SharedMemo};
 use crate::metrics::{log_fields, Counter, Sink};
 use crate::negotiate::{negotiate, Negotiation};
 
@@ -113,6 +114,8 @@ struct Pending {
 #[derive(Debug)]
 pub struct Stream {
     cfg: Rc<Config>,
+    /// The VM's conversion memo (disabled when its budget is 0).
+    memo: SharedMemo,
     request: Option<Request>,
     phase: Phase,
     /// The response's outcome has been counted.
@@ -120,9 +123,10 @@ pub struct Stream {
 }
 
 impl Stream {
-    pub fn new(cfg: Rc<Config>) -> Stream {
+    pub fn new(cfg: Rc<Config>, memo: SharedMemo) -> Stream {
         Stream {
             cfg,
+            memo,
             request: None,
             phase: Phase::AwaitingResponse,
             counted: false,
@@ -298,7 +302,7 @@ impl Stream {
             return Action::Continue;
         };
         let outcome = match &self.request {
-            Some(req) => rewrite(host, &self.cfg, req, pending, body_len),
+            Some(req) => rewrite(host, &self.cfg, &self.memo, req, pending, body_len),
             None => Err(Failure::Host),
         };
         if outcome.is_err() && body_len.is_some() {
@@ -366,6 +370,7 @@ impl From<HostError> for Failure {
 fn rewrite(
     host: &impl Host,
     cfg: &Config,
+    memo: &memo::Memo,
     req: &Request,
     pending: Pending,
     body_len: Option<usize>,
@@ -374,29 +379,34 @@ fn rewrite(
         Some(len) => host.response_body(len)?,
         None => Vec::new(),
     };
-    let html = if pending.codings.is_empty() {
-        body
-    } else {
-        coding::decode(&body, &pending.codings, cfg.max_body_bytes).map_err(|e| {
-            Failure::Pass(match e {
-                DecodeError::OverLimit => Reason::OverCap,
-                DecodeError::Corrupt => Reason::ContentEncoding,
-            })
-        })?
+    let key = memo::Key {
+        url: req.url.as_deref(),
+        content_type: pending.content_type.as_deref(),
+        codings: &pending.codings,
+        body: &body,
     };
-    let opts = Options {
-        base_url: req.url.clone(),
-        content_type: pending.content_type,
-        front_matter: cfg.front_matter,
-        prune: cfg.prune,
+    let (out, html_len) = match memo.get(&key) {
+        Some(hit) => {
+            host.add(Counter::MemoHits, 1);
+            host.set_log_field(log_fields::MEMO, "hit");
+            (hit.output, hit.html_len)
+        }
+        None => {
+            let hit = convert_body(host, cfg, req, &pending, &body)?;
+            if memo.enabled() {
+                host.add(Counter::MemoMisses, 1);
+                host.set_log_field(log_fields::MEMO, "miss");
+                memo.put(
+                    req.url.as_deref(),
+                    pending.content_type.as_deref(),
+                    &pending.codings,
+                    body,
+                    hit.clone(),
+                );
+            }
+            (hit.output, hit.html_len)
+        }
     };
-    let started = host.now_micros();
-    let out = convert(&html, &opts);
-    if let (Some(a), Some(b)) = (started, host.now_micros()) {
-        let micros = b.saturating_sub(a);
-        host.record_conversion_us(micros);
-        host.set_log_field(log_fields::CONVERSION_US, &micros.to_string());
-    }
 
     let not_modified =
         conditional::answers_not_modified(cfg.conditional) && req.if_none_match.matches(&out.etag);
@@ -419,8 +429,8 @@ fn rewrite(
         converted_edits(cfg, &out, &pending.droppable)
     };
     apply(host, &edits)?;
-    host.add(Counter::BytesIn, to_u64(html.len()));
-    host.set_log_field(log_fields::BYTES_IN, &html.len().to_string());
+    host.add(Counter::BytesIn, to_u64(html_len));
+    host.set_log_field(log_fields::BYTES_IN, &html_len.to_string());
     host.set_log_field(log_fields::BYTES_OUT, &new_body.len().to_string());
     if not_modified {
         Ok(Counter::NotModified)
@@ -428,6 +438,46 @@ fn rewrite(
         host.add(Counter::BytesOut, to_u64(new_body.len()));
         Ok(Counter::Converted)
     }
+}
+
+/// Decode (content codings) and convert `body`, recording the conversion time.
+fn convert_body(
+    host: &impl Host,
+    cfg: &Config,
+    req: &Request,
+    pending: &Pending,
+    body: &[u8],
+) -> Result<memo::Hit, Failure> {
+    let decoded = if pending.codings.is_empty() {
+        None
+    } else {
+        Some(
+            coding::decode(body, &pending.codings, cfg.max_body_bytes).map_err(|e| {
+                Failure::Pass(match e {
+                    DecodeError::OverLimit => Reason::OverCap,
+                    DecodeError::Corrupt => Reason::ContentEncoding,
+                })
+            })?,
+        )
+    };
+    let html = decoded.as_deref().unwrap_or(body);
+    let opts = Options {
+        base_url: req.url.clone(),
+        content_type: pending.content_type.clone(),
+        front_matter: cfg.front_matter,
+        prune: cfg.prune,
+    };
+    let started = host.now_micros();
+    let output = convert(html, &opts);
+    if let (Some(a), Some(b)) = (started, host.now_micros()) {
+        let micros = b.saturating_sub(a);
+        host.record_conversion_us(micros);
+        host.set_log_field(log_fields::CONVERSION_US, &micros.to_string());
+    }
+    Ok(memo::Hit {
+        output: Rc::new(output),
+        html_len: html.len(),
+    })
 }
 
 fn add_vary(host: &impl Host, headers: &[Header]) -> Result<(), HostError> {

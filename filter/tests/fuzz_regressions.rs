@@ -80,12 +80,12 @@ fn config_round_trip_covers_every_option() {
     use markdown_filter::config::Config;
     let json = fuzz_headers::config_json(&Config::default()).to_string();
     assert_eq!(Config::parse(json.as_bytes()), Ok(Config::default()));
-    // Eleven options, all written out.
+    // Twelve options, all written out.
     assert_eq!(
         fuzz_headers::config_json(&Config::default())
             .as_object()
             .map(|m| m.len()),
-        Some(11)
+        Some(12)
     );
 }
 

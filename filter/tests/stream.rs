@@ -13,6 +13,7 @@ use agent_markdown::{convert, Options};
 use markdown_filter::config::{Conditional, Config, HeadMode};
 use markdown_filter::eligibility::Reason;
 use markdown_filter::headers::Header;
+use markdown_filter::memo::{Memo, SharedMemo};
 use markdown_filter::metrics::{log_fields, Counter, Sink};
 use markdown_filter::stream::{Host, HostError, Stream};
 use proxy_wasm::types::Action;
@@ -174,6 +175,8 @@ struct Exchange<'a> {
     /// Stop after the body chunks without end of stream (a reset while buffering).
     reset: bool,
     fail_body_read: bool,
+    /// The VM's memo, to share between exchanges; `None`: a fresh one per exchange.
+    memo: Option<SharedMemo>,
 }
 
 impl<'a> Exchange<'a> {
@@ -198,7 +201,13 @@ impl<'a> Exchange<'a> {
             trailers: false,
             reset: false,
             fail_body_read: false,
+            memo: None,
         }
+    }
+
+    fn memo(mut self, memo: &SharedMemo) -> Self {
+        self.memo = Some(Rc::clone(memo));
+        self
     }
 
     fn cfg(mut self, cfg: Config) -> Self {
@@ -210,7 +219,12 @@ impl<'a> Exchange<'a> {
         let host = Fake::default();
         *host.req.borrow_mut() = self.request;
         host.fail_body_read.set(self.fail_body_read);
-        let mut s = Stream::new(Rc::new(self.cfg));
+        let memo = self.memo.unwrap_or_else(|| {
+            Rc::new(Memo::new(
+                usize::try_from(self.cfg.memo_bytes).unwrap_or(usize::MAX),
+            ))
+        });
+        let mut s = Stream::new(Rc::new(self.cfg), memo);
 
         assert_eq!(s.on_request_headers(&host), Action::Continue);
         host.req_released.set(true);
@@ -1085,4 +1099,142 @@ fn access_log_fields_of_passthroughs_name_the_reason_only() {
             assert_eq!(o.log(absent), None, "{want}: {absent}");
         }
     }
+}
+
+/// A VM's memo as the root context makes it.
+fn vm_memo(cfg: &Config) -> SharedMemo {
+    Rc::new(Memo::new(usize::try_from(cfg.memo_bytes).unwrap()))
+}
+
+#[test]
+fn a_repeated_page_is_served_from_the_memo_identically() {
+    let memo = vm_memo(&Config::default());
+    let first = md_get(&[], &[], vec![PAGE]).memo(&memo).run();
+    let second = md_get(&[], &[], vec![&PAGE[..40], &PAGE[40..]])
+        .memo(&memo)
+        .run();
+    assert_eq!(first.log(log_fields::MEMO), Some("miss"));
+    assert_eq!(first.count(Counter::MemoMisses), 1);
+    assert_eq!(first.conversions, 1);
+    assert_eq!(second.log(log_fields::MEMO), Some("hit"));
+    assert_eq!(second.count(Counter::MemoHits), 1);
+    assert_eq!(second.count(Counter::MemoMisses), 0);
+    assert_eq!(second.conversions, 0, "the engine did not run");
+    assert_eq!(second.log(log_fields::CONVERSION_US), None);
+    assert_eq!(second.count(Counter::Converted), 1);
+    assert_eq!(second.body, first.body);
+    for h in [
+        "content-type",
+        "content-length",
+        "etag",
+        "x-markdown-tokens",
+        "vary",
+    ] {
+        assert_eq!(second.header(h), first.header(h), "{h}");
+    }
+    assert_eq!(
+        second.log(log_fields::BYTES_IN),
+        first.log(log_fields::BYTES_IN)
+    );
+    assert_eq!(memo.len(), 1);
+
+    // The memo answers conditional requests and HEAD too, without converting.
+    let etag = first.header("etag").unwrap();
+    let nm = md_get(&[("if-none-match", &etag)], &[], vec![PAGE])
+        .memo(&memo)
+        .run();
+    assert_eq!(nm.count(Counter::NotModified), 1);
+    assert_eq!(nm.conversions, 0);
+    let head = md_get(&[(":method", "HEAD")], &[], vec![PAGE])
+        .memo(&memo)
+        .run();
+    assert_eq!(head.conversions, 0);
+    assert!(head.body.is_empty());
+    assert_eq!(
+        head.header("content-length"),
+        first.header("content-length")
+    );
+}
+
+#[test]
+fn the_memo_misses_when_anything_the_output_depends_on_changes() {
+    let memo = vm_memo(&Config::default());
+    let base = md_get(&[], &[], vec![PAGE]).memo(&memo).run();
+    assert_eq!(base.conversions, 1);
+
+    // Another URL: links resolve differently and the front matter names it.
+    let other_url = md_get(&[(":path", "/elsewhere/page")], &[], vec![PAGE])
+        .memo(&memo)
+        .run();
+    assert_eq!(other_url.conversions, 1);
+    assert_ne!(other_url.body, base.body);
+
+    // Another body at the same URL: converted, and it replaces the entry.
+    let changed = String::from_utf8(PAGE.to_vec())
+        .unwrap()
+        .replace("Hello", "Changed")
+        .into_bytes();
+    let edited = md_get(&[], &[], vec![&changed]).memo(&memo).run();
+    assert_eq!(edited.conversions, 1);
+    assert!(String::from_utf8_lossy(&edited.body).contains("# Changed"));
+    let again = md_get(&[], &[], vec![&changed]).memo(&memo).run();
+    assert_eq!(again.conversions, 0);
+    assert_eq!(again.body, edited.body);
+
+    // Another declared charset: the same bytes decode to other text.
+    let latin1 = md_get(
+        &[],
+        &[("content-type", "text/html; charset=windows-1252")],
+        vec![&changed],
+    )
+    .memo(&memo)
+    .run();
+    assert_eq!(latin1.conversions, 1);
+    assert_ne!(latin1.body, edited.body, "é read as windows-1252");
+}
+
+#[test]
+fn a_compressed_page_is_memoised_on_its_compressed_bytes() {
+    let memo = vm_memo(&Config::default());
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(PAGE).unwrap();
+    let gz = gz.finish().unwrap();
+    let len = gz.len().to_string();
+    let enc = [
+        ("content-encoding", "gzip"),
+        ("content-length", len.as_str()),
+    ];
+    let first = md_get(&[], &enc, vec![&gz]).memo(&memo).run();
+    let second = md_get(&[], &enc, vec![&gz]).memo(&memo).run();
+    assert_eq!((first.conversions, second.conversions), (1, 0));
+    assert_eq!(second.body, first.body);
+    assert_eq!(second.header("content-encoding"), None);
+    // bytes_in counts the decoded HTML on a hit too.
+    assert_eq!(
+        second.log(log_fields::BYTES_IN),
+        Some(PAGE.len().to_string().as_str())
+    );
+    // The same HTML uncompressed is another key, with the same Markdown.
+    let plain = md_get(&[], &[], vec![PAGE]).memo(&memo).run();
+    assert_eq!(plain.conversions, 1);
+    assert_eq!(plain.body, first.body);
+}
+
+#[test]
+fn memo_bytes_zero_converts_every_time_and_logs_no_memo_field() {
+    let cfg = Config {
+        memo_bytes: 0,
+        ..Config::default()
+    };
+    let memo = vm_memo(&cfg);
+    for _ in 0..2 {
+        let o = md_get(&[], &[], vec![PAGE])
+            .cfg(cfg.clone())
+            .memo(&memo)
+            .run();
+        assert_eq!(o.conversions, 1);
+        assert_eq!(o.log(log_fields::MEMO), None);
+        assert_eq!(o.count(Counter::MemoHits) + o.count(Counter::MemoMisses), 0);
+    }
+    assert!(memo.is_empty());
 }

@@ -400,6 +400,7 @@ pub const CONFIG_KEYS: &[&str] = &[
     "tokens_header",
     "trusted_forwarded_proto",
     "vary_on_passthrough",
+    "memo_bytes",
 ];
 
 /// `plugin_config`: `Config::parse` either yields a configuration that satisfies every
@@ -462,6 +463,9 @@ fn validate(cfg: &Config) -> Check {
     if !(1..=MAX_BODY_BYTES_LIMIT).contains(&cfg.max_body_bytes) {
         return fail(format!("max_body_bytes {}", cfg.max_body_bytes));
     }
+    if cfg.memo_bytes > MAX_BODY_BYTES_LIMIT {
+        return fail(format!("memo_bytes {}", cfg.memo_bytes));
+    }
     if let Some(s) = &cfg.content_signal {
         let visible = |b: &u8| (0x21..=0x7e).contains(b);
         let ok = s.len() <= 1024
@@ -503,6 +507,7 @@ pub fn config_json(cfg: &Config) -> Value {
         "tokens_header": cfg.tokens_header,
         "trusted_forwarded_proto": cfg.trusted_forwarded_proto,
         "vary_on_passthrough": cfg.vary_on_passthrough,
+        "memo_bytes": cfg.memo_bytes,
     })
 }
 

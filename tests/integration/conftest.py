@@ -33,6 +33,8 @@ CUSTOM_CONFIG = {
     "vary_on_passthrough": False,
     # Small cap so a buffered (length-less) or decoded body crosses it without a huge page.
     "max_body_bytes": 512 * 1024,
+    # Every request converted (test_memo.py checks the memo is really off).
+    "memo_bytes": 0,
 }
 OFF_CONFIG = {"conditional": "off"}
 

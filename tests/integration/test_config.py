@@ -34,6 +34,7 @@ BAD = [
     ({"content_signal": "ai-train=no\r\nx-injected: 1"}, "content_signal"),
     ({"tokens_header": "bad header"}, "tokens_header"),
     ({"front_matter": 1}, "front_matter"),
+    ({"memo_bytes": -1}, "memo_bytes"),
 ]
 
 
