@@ -16,6 +16,8 @@ from urllib.parse import quote
 from checks import assert_converted
 from harness import Envoy, Proxy, read_page
 
+MIB = 1 << 20
+
 
 def _lines(envoy: Envoy, marker: str, count: int) -> list[dict]:
     lines = envoy.access_log(marker, count=count)
@@ -89,3 +91,39 @@ def test_memo_bytes_zero_converts_every_request(custom: Proxy, page: str) -> Non
         assert line["markdown"] == "converted"
         assert line["markdown_memo"] is None
         assert line["markdown_us"].isdigit()
+
+
+def test_the_memo_stays_within_its_budget_in_envoy(workdir, origins, page: str) -> None:
+    """One worker with `memo_bytes` 1 MiB converts 300 distinct URLs of a 33 KB page (about
+    11 MiB of bodies and Markdown): the least recently used entries go, so the VM's memory
+    does not follow the number of pages, the newest page is still a hit and the oldest a miss.
+    """
+    envoy = Envoy("memo-budget", workdir, origins.ports, concurrency=1,
+                  plugin_config={"memo_bytes": MIB})
+    p = Proxy(envoy, "h1")
+    marker = f"budget={uuid.uuid4().hex}"
+    try:
+        envoy.start()
+        # Warm: the VM's conversion buffers grow to this page's size once.
+        for i in range(20):
+            assert_converted(p.markdown(f"/{page}?{marker}-warm{i}"))
+        html = read_page(page)
+        rss_before = envoy.rss_bytes()
+        for i in range(300):
+            assert_converted(p.markdown(f"/{page}?{marker}-{i}"))
+        growth = envoy.rss_bytes() - rss_before
+        unbounded = 300 * len(html)
+        assert growth < 4 * MIB, f"RSS +{growth / MIB:.1f} MiB over 300 pages (bodies alone "\
+            f"{unbounded / MIB:.1f} MiB)"
+        newest = p.markdown(f"/{page}?{marker}-299")
+        oldest = p.markdown(f"/{page}?{marker}-0")
+        assert newest.body and oldest.body
+        by_time = envoy.access_log(f"{marker}-299", count=2)
+        assert [line["markdown_memo"] for line in by_time] == ["miss", "hit"]
+        again_0 = envoy.access_log(f"{marker}-0", count=2)
+        assert [line["markdown_memo"] for line in again_0] == ["miss", "miss"]
+        counters = envoy.counters()
+        assert counters["wasmcustom.markdown.memo.hit"] == 1
+    finally:
+        p.close()
+        envoy.stop()
