@@ -1536,10 +1536,19 @@ impl Renderer<'_> {
             Tag::Audio => "Audio",
             _ => return,
         };
-        let Some(src) = src.and_then(|s| self.urls.link(s)) else {
-            return;
+        let src = src.and_then(|s| self.urls.link(s));
+        // A video with nothing to play still shows its poster frame: keep that image.
+        let poster = match (&src, tag) {
+            (None, Tag::Video) => dom
+                .attr(id, Attr::Poster)
+                .filter(|p| !p.trim().is_empty())
+                .and_then(|p| self.urls.image(p)),
+            _ => None,
         };
-        if self.code > 0 || self.links > 0 {
+        if src.is_none() && poster.is_none() {
+            return;
+        }
+        if self.code > 0 || (self.links > 0 && poster.is_none()) {
             return;
         }
         let title = dom.attr(id, Attr::Title).map(strip_controls);
@@ -1558,7 +1567,11 @@ impl Renderer<'_> {
                 escape::push_word(&mut text, word, ctx);
             }
         }
-        self.w.raw(&format!("[{text}]({src})"));
+        match (src, poster) {
+            (Some(src), _) => self.w.raw(&format!("[{text}]({src})")),
+            (None, Some(poster)) => self.w.raw(&format!("![{text}]({poster})")),
+            (None, None) => {}
+        }
         self.w.space = writer::Space::Pending;
     }
 }
