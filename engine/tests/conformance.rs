@@ -767,3 +767,53 @@ fn many_breaks_inside_one_bold_span_stay_inside_it() {
     let html = format!("<p>x<b>{}y</b></p>", "<br>".repeat(1_000));
     assert_eq!(shape(&md(&html)), "<p>x</p><p><b>y</b></p>");
 }
+
+#[test]
+fn nested_emphasis_that_cannot_close_drops_its_markers_not_the_text() {
+    // Each page, and how pulldown-cmark must read the Markdown: no literal delimiter, the text
+    // kept, and the emphasis that has a spelling present.
+    let cases = [
+        // Three levels whose closers meet a word: the two outer ones cannot close after
+        // punctuation, the emphasis inside takes `*`.
+        ("<p><s><b><i>a</i></b></s>y</p>", "<p><i>a</i>y</p>"),
+        ("<p><b><s><i>a</i></s></b>y</p>", "<p><i>a</i>y</p>"),
+        // Three levels whose openers follow a word.
+        ("<p>x<b><s><i>b</i></s></b></p>", "<p>x<i>b</i></p>"),
+        ("<p>x<b><s><i>a</i>(e)</s></b>y</p>", "<p>x<i>a</i>(e)y</p>"),
+        // Leading white space inside nested spans goes before all their openers (`***c***`
+        // reads as emphasis around strong: the same text in both).
+        ("<p><b><i> c</i></b>y</p>", "<p><i><b>c</b></i>y</p>"),
+        ("<p>x <b><i> c</i></b>y</p>", "<p>x <i><b>c</b></i>y</p>"),
+        ("<p><s><i> c</i></s>f.d y</p>", "<p><i>c</i>f.d y</p>"),
+        // An empty span inside adds no space, and one with white space adds exactly it.
+        ("<p>x<s></s>y</p>", "<p>xy</p>"),
+        ("<p><b>(<s></s></b>a</p>", "<p>(a</p>"),
+        ("<p><b>(<s> </s></b>a</p>", "<p><b>(</b> a</p>"),
+        ("<p><b><s></s> x</b></p>", "<p><b>x</b></p>"),
+        ("<p>x<b><i>d </i><i></i></b></p>", "<p>x<i><b>d</b></i></p>"),
+        // A closer after punctuation whose next span's markers go meets that span's text.
+        ("<p><b>(</b><s>f.</s>y</p>", "<p>(f.y</p>"),
+        // A merged span ending in emphasis: the emphasis takes `*` before the word.
+        ("<p><b><i>a</i></b><b>a</b></p>", "<p><b><i>a</i>a</b></p>"),
+        ("<p><i>a</i><b></b>y</p>", "<p><i>a</i>y</p>"),
+        // Emphasis right after a `***` closer has no spelling: its text stays, plain. After
+        // `**` alone the run of three reads.
+        (
+            "<p>x<b>one<i>two</i></b><i>three</i>four</p>",
+            "<p>x<b>one<i>two</i></b>threefour</p>",
+        ),
+        ("<p>a <b>b</b><i>c</i>d</p>", "<p>a <b>b</b><i>c</i>d</p>"),
+    ];
+    let mut failures = Vec::new();
+    for (html, want) in cases {
+        let out = md(html);
+        let got = shape(&out);
+        let text = plain_text(&out);
+        if got != want || text.contains(['*', '_', '~']) {
+            failures.push(format!(
+                "{html}\n  gave {out:?}\n  read {got}\n  want {want}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -976,6 +976,8 @@ impl Renderer<'_> {
                     // Not when text white space went after the closer (`<i>x&nbsp;</i>`).
                     && self.w.inline.ends_with('_')
                 {
+                    // A space that opened the span went before its opener.
+                    let at = at + usize::from(self.w.inline.get(at..at + 1) == Some(" "));
                     self.w.last_em = Some((at, self.w.inline.len() - 1));
                 }
             }

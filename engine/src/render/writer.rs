@@ -63,11 +63,26 @@ pub struct Writer {
     /// A just-closed span whose content ends in punctuation (open, close, marker length):
     /// a word directly after it would stop the closer from closing, so its markers go.
     pending_closer: Option<(usize, usize, usize)>,
+    /// The pending closer, as `pending_closer`, of a span whose closer an opener directly
+    /// follows (`**(**~~f.~~`): if that opener's markers go, it meets their content.
+    pending_before: Option<(usize, usize, usize)>,
+    /// `closed_before` when the opener written last was pushed right after its closer: the
+    /// last closed span again if that opener's span turns out empty.
+    closed_here: Option<(usize, usize, usize)>,
     /// The span closed last: open position, end of its closer, marker length.
     last_closed: Option<(usize, usize, usize)>,
     /// The span whose closer sits right before the pending closer's (`**_a_**`), as
     /// `last_closed`.
     inner_closer: Option<(usize, usize, usize)>,
+    /// The span whose closer sits right before the inner closer's (`~~**_a_**~~`), as
+    /// `last_closed`: a third level that a word after the run reaches once both go.
+    innermost: Option<(usize, usize, usize)>,
+    /// The span whose opener sits right after the opener of `last_closed` (`**~~_a_~~**`), as
+    /// `last_closed`: when both openers go, it meets what came before them.
+    first_inner: Option<(usize, usize, usize)>,
+    /// The opening marker that was fresh when the one written last was pushed right after
+    /// it: fresh again if that one's span turns out empty.
+    fresh_before: Option<(usize, usize)>,
     /// A strong span (open, end) whose closer an `_` opener at the third position directly
     /// follows (see [`Writer::strong_to_underscores`]).
     strong_before: Option<(usize, usize, usize)>,
@@ -122,6 +137,11 @@ impl Writer {
             pending_closer: None,
             last_closed: None,
             inner_closer: None,
+            innermost: None,
+            pending_before: None,
+            closed_here: None,
+            first_inner: None,
+            fresh_before: None,
             strong_em: None,
             strong_before: None,
             em_before: None,
@@ -228,33 +248,92 @@ impl Writer {
                 }
                 self.inline.replace_range(close..close + len, "");
                 self.inline.replace_range(open..open + len, "");
-                // The span that ended right before it now meets the word itself.
+                // A closer after punctuation right before its opener now meets its content.
+                if let Some((o, c, l)) = self.pending_before.take() {
+                    self.settle_before(o, c, l, open);
+                }
+                // The span that ended right before it now meets the word itself, and if its
+                // markers go too, the one inside it (`~~**_a_**~~y`).
+                let innermost = self.innermost.take();
                 if let Some((o, c, l)) = inner {
-                    self.settle_inner(o.saturating_sub(len), c.saturating_sub(len), l);
+                    let gone = self.settle_inner(o.saturating_sub(len), c.saturating_sub(len), l);
+                    if let Some((o, c, l2)) = innermost.filter(|_| gone) {
+                        let by = len + l;
+                        self.settle_inner(o.saturating_sub(by), c.saturating_sub(by), l2);
+                    }
                 }
                 self.opener_removed(open, len);
             }
         }
     }
 
-    /// The span at `o..c` (markers of `l` bytes) whose closer now ends the buffer, right
-    /// before a word: after punctuation it cannot close, so its markers go; `_` becomes `*`.
-    fn settle_inner(&mut self, o: usize, c: usize, l: usize) {
-        if l == 0 || o + 2 * l >= c || c != self.inline.len() {
+    /// The span opened at `o` whose closer at `c` (`l` bytes) follows punctuation and ends
+    /// right at `at`, where the opener after it was removed: before a word it cannot close,
+    /// so its markers go.
+    fn settle_before(&mut self, o: usize, c: usize, l: usize, at: usize) {
+        if l == 0 || c + l != at || o + l >= c {
             return;
+        }
+        let opener = self.inline.get(o..o + l);
+        let markers = opener.is_some_and(|m| m.bytes().all(|b| matches!(b, b'*' | b'_' | b'~')))
+            && opener == self.inline.get(c..c + l);
+        let next = self.inline.get(at..).and_then(|a| a.chars().next());
+        if markers && next.is_some_and(is_word) {
+            self.inline.replace_range(c..c + l, "");
+            self.inline.replace_range(o..o + l, "");
+            self.last_closed = None;
+        }
+    }
+
+    /// The span at `o..c` (markers of `l` bytes) whose closer now ends the buffer, right
+    /// before a word: after punctuation it cannot close, so its markers go (returns true);
+    /// `_` becomes `*`.
+    fn settle_inner(&mut self, o: usize, c: usize, l: usize) -> bool {
+        if l == 0 || o + 2 * l >= c || c != self.inline.len() {
+            return false;
         }
         let opener = self.inline.get(o..o + l);
         let markers = opener.is_some_and(|m| m.bytes().all(|b| matches!(b, b'*' | b'_' | b'~')))
             && opener == self.inline.get(c - l..c);
         if !markers {
-            return;
+            return false;
         }
         let last = self.inline.get(..c - l).and_then(|b| b.chars().next_back());
         if last.is_some_and(is_punct) {
             self.inline.truncate(c - l);
             self.inline.replace_range(o..o + l, "");
             self.last_closed = None;
+            return true;
         } else if l == 1 {
+            self.underscore_to_star(o, c - 1);
+        }
+        false
+    }
+
+    /// The span `(o, c, l)` began right inside one whose markers `at` and `end` (its content
+    /// end) were just removed: it now follows `prev` itself and may not open either.
+    fn settle_first(
+        &mut self,
+        prev: Option<char>,
+        (o, c, l): (usize, usize, usize),
+        at: usize,
+        end: usize,
+    ) {
+        if o != at || l == 0 || o + 2 * l >= c || c > end {
+            return;
+        }
+        let delims = self
+            .inline
+            .get(o..o + l)
+            .filter(|m| m.bytes().all(|b| matches!(b, b'*' | b'_' | b'~')));
+        if delims.is_none() || delims != self.inline.get(c - l..c) {
+            return;
+        }
+        let next = self.inline.get(o + l..).and_then(|a| a.chars().next());
+        if !left_flanking(prev, next) {
+            self.inline.replace_range(c - l..c, "");
+            self.inline.replace_range(o..o + l, "");
+        } else if l == 1 && prev.is_some_and(is_word) {
             self.underscore_to_star(o, c - 1);
         }
     }
@@ -275,7 +354,24 @@ impl Writer {
                 && close + 1 == self.inline.len()
                 && (first.is_ascii_alphanumeric() || first >= 0x80)
             {
+                let after_strong = self
+                    .strong_before
+                    .is_some_and(|(_, end, at)| at == open && end == open);
                 self.strong_to_underscores(open);
+                // Right after a `*` closer (`**a*b***_c_d`) a `*` would join its run, which
+                // then closes neither: the emphasis goes, its text stays. A run after a word
+                // is a closer (an opener there could not open before `_`).
+                let head = self.inline.get(..open).unwrap_or("");
+                let star = head.trim_end_matches('*');
+                let closer = after_strong || star.chars().next_back().is_some_and(is_word);
+                // After `**` alone the run of three reads (`**b***c*d`).
+                let run = head.len() - star.len();
+                if run > 0 && run != 2 && closer && close > open {
+                    self.inline.truncate(close);
+                    self.inline.replace_range(open..open + 1, "");
+                    self.flush_space();
+                    return;
+                }
                 // Same-length replacements in place: O(1), not a copy of the paragraph (a page
                 // of a million `<i>x</i>` was quadratic with a rebuilt string).
                 for at in [open, close] {
@@ -391,6 +487,13 @@ impl Writer {
         if let Some((start, end)) = self.fresh_marker {
             if end == self.inline.len() && !self.lead_space.contains(&start) {
                 self.lead_space.push(start);
+                // The opener right before it goes with it (`<b><i> c</i></b>`): the space
+                // belongs before both.
+                if let Some((before, _)) = self.fresh_before.filter(|&(_, e)| e == start) {
+                    if !self.lead_space.contains(&before) {
+                        self.lead_space.push(before);
+                    }
+                }
             }
         }
     }
@@ -438,9 +541,20 @@ impl Writer {
         }
         self.guard_adjacent(marker.as_bytes().first().copied().unwrap_or(b' '));
         let pos = self.inline.len();
-        self.strong_before = self
-            .closed_before
-            .take()
+        self.fresh_before = self.fresh_marker.filter(|&(_, end)| end == pos);
+        if let Some(p) = self.pending_closer.filter(|&(_, c, l)| c + l == pos) {
+            self.pending_closer = None;
+            self.pending_before = Some(p);
+        }
+        let closed = self.closed_before.take();
+        self.closed_here = closed.filter(|&(_, end, _)| {
+            end <= pos
+                && self
+                    .inline
+                    .get(end..pos)
+                    .is_some_and(|g| g.trim().is_empty())
+        });
+        self.strong_before = closed
             .filter(|&(_, end, len)| marker == "_" && len == 2 && end == pos)
             .map(|(o, end, _)| (o, end, pos));
         self.inline.push_str(marker);
@@ -474,13 +588,39 @@ impl Writer {
                 .is_none_or(|s| s.trim().is_empty())
         {
             self.inline.truncate(open);
+            // White space inside it is a space; without any the text around it joins
+            // (`x<s></s>y` is `xy`).
+            let spaced = self.lead_space.contains(&open);
             self.lead_space.retain(|&p| p < open);
             if self.space == Space::Suppressed {
-                self.space = if open > 0 {
+                self.space = if open == 0 {
+                    Space::Suppressed
+                } else if spaced || !emphasis {
                     Space::Pending
                 } else {
-                    Space::Suppressed
+                    Space::None
                 };
+            }
+            // A closer that was pending before it is pending again (`<b>(</b><s></s>y`), and
+            // the span closed before it is the last closed one again.
+            if let Some(p) = self.pending_before.take() {
+                if p.1 + p.2 == open {
+                    self.pending_closer = Some(p);
+                }
+            }
+            if self.last_closed.is_none() {
+                self.last_closed = self.closed_here.take().filter(|&(_, end, _)| end <= open);
+            }
+            // An `_emphasis_` it directly followed meets what follows it now.
+            if let Some(em) = self.em_before.take() {
+                if em.1 + 1 == open && self.space == Space::None {
+                    self.last_em = Some(em);
+                }
+            }
+            // Its opener was the fresh one: the one before it, if it was written right
+            // before, is fresh again (`<b><s></s> x</b>`).
+            if self.fresh_marker.is_some_and(|(_, e)| e > open) {
+                self.fresh_marker = self.fresh_before.take().filter(|&(_, e)| e == open);
             }
             if !breaks.is_empty() && !self.inline.trim().is_empty() {
                 self.inline.push_str(&breaks);
@@ -528,7 +668,14 @@ impl Writer {
             Some(i) => {
                 self.lead_space.swap_remove(i);
                 let before = self.inline.get(..at).unwrap_or("");
-                !before.is_empty() && !before.ends_with([' ', '\n'])
+                // Not when an opener right before takes the space before itself.
+                let outer = self.lead_space.iter().any(|&p| {
+                    p < at
+                        && before
+                            .get(p..)
+                            .is_some_and(|m| m.bytes().all(|b| matches!(b, b'*' | b'_' | b'~')))
+                });
+                !before.is_empty() && !before.ends_with([' ', '\n']) && !outer
             }
             None => false,
         };
@@ -595,6 +742,16 @@ impl Writer {
                         self.last_closed = None;
                         self.pending_closer = None;
                         self.inner_closer = None;
+                        self.innermost = None;
+                        // And the span that began right inside it (`x<b><s><i>y</i></s></b>`).
+                        if let Some((o2, c2, l2)) = self.first_inner.take() {
+                            self.settle_first(
+                                prev,
+                                (o2.wrapping_sub(l), c2.wrapping_sub(l), l2),
+                                o,
+                                c - l,
+                            );
+                        }
                     } else if l == 1 && prev.is_some_and(is_word) {
                         // `_` does not open inside a word (`x<b><i>y</i></b>`); `*` does.
                         self.underscore_to_star(o, c - 1);
@@ -622,9 +779,20 @@ impl Writer {
             if last.is_some_and(is_punct) {
                 // The span closed right before this closer (`**_a_**`): if a word removes
                 // this one's markers, the inner closer meets that word next.
-                self.inner_closer = self
+                let inner = self
                     .last_closed
                     .filter(|&(o, c, _)| c == close && o > open + usize::from(lead));
+                // Three levels (`~~**_a_**~~`): the inner span's own inner closer, still held
+                // from its close.
+                self.innermost = match (inner, self.inner_closer) {
+                    (Some((o, c, l)), Some(x))
+                        if self.pending_closer.is_some_and(|p| p.0 == o) && x.1 + l == c =>
+                    {
+                        Some(x)
+                    }
+                    _ => None,
+                };
+                self.inner_closer = inner;
                 self.pending_closer = Some((open + usize::from(lead), close, marker.len()));
             }
         }
@@ -637,6 +805,9 @@ impl Writer {
                 && self.last_closed == Some((start + 2, end - 2, 1))
                 && self.inline.get(start..start + 3) == Some("***"))
             .then_some(end);
+            self.first_inner = self
+                .last_closed
+                .filter(|&(o, c, _)| o == start + marker.len() && c < end);
             self.last_closed = Some((start, end, marker.len()));
         }
         if !moved.is_empty() {
@@ -644,12 +815,14 @@ impl Writer {
             self.last_em = None;
             self.pending_closer = None;
             self.inner_closer = None;
+            self.innermost = None;
         }
         if !breaks.is_empty() {
             self.inline.push_str(&breaks);
             self.space = Space::Suppressed;
             self.pending_closer = None;
             self.inner_closer = None;
+            self.innermost = None;
         }
         opens
     }
@@ -695,15 +868,16 @@ impl Writer {
                 *p = p.saturating_add_signed(by);
             }
         };
-        if let Some((o, c, _)) = &mut self.pending_closer {
-            shift(o);
-            shift(c);
-        }
-        if let Some((o, c, _)) = &mut self.last_closed {
-            shift(o);
-            shift(c);
-        }
-        if let Some((o, c, _)) = &mut self.inner_closer {
+        for (o, c, _) in [
+            &mut self.pending_closer,
+            &mut self.last_closed,
+            &mut self.inner_closer,
+            &mut self.innermost,
+            &mut self.first_inner,
+        ]
+        .into_iter()
+        .flatten()
+        {
             shift(o);
             shift(c);
         }
@@ -735,6 +909,7 @@ impl Writer {
         self.last_closed = None;
         self.pending_closer = None;
         self.inner_closer = None;
+        self.innermost = None;
         self.fresh_marker = None;
         self.inline.replace_range(open..link, "");
         let bracket = bracket - len - gap;
@@ -820,6 +995,7 @@ impl Writer {
             self.inline.truncate(end - 1);
             self.pending_closer = None;
             self.inner_closer = None;
+            self.innermost = None;
             self.last_em = None;
             return Some(open);
         }
@@ -845,11 +1021,21 @@ impl Writer {
             }
             return None;
         }
+        // An `_emphasis_` that ended the span (`**_a_**` then `<b>b</b>`) now meets what
+        // continues it: it is switched to `*` if a word follows.
+        let em = self
+            .inner_closer
+            .filter(|&(o, c, l)| l == 1 && c + len == end && o < c)
+            .map(|(o, c, _)| (o, c - 1))
+            .filter(|&(o, c)| {
+                self.inline.get(o..o + 1) == Some("_") && self.inline.get(c..c + 1) == Some("_")
+            });
         self.last_closed = None;
         self.inline.truncate(end - len);
         self.pending_closer = None;
         self.inner_closer = None;
-        self.last_em = None;
+        self.innermost = None;
+        self.last_em = em;
         Some(open)
     }
 
@@ -1079,6 +1265,11 @@ impl Writer {
         self.last_closed = None;
         self.pending_closer = None;
         self.inner_closer = None;
+        self.innermost = None;
+        self.pending_before = None;
+        self.closed_here = None;
+        self.first_inner = None;
+        self.fresh_before = None;
         self.strong_em = None;
         self.strong_before = None;
         self.em_before = None;
@@ -1094,6 +1285,11 @@ impl Writer {
         self.last_closed = None;
         self.pending_closer = None;
         self.inner_closer = None;
+        self.innermost = None;
+        self.pending_before = None;
+        self.closed_here = None;
+        self.first_inner = None;
+        self.fresh_before = None;
         self.strong_em = None;
         self.strong_before = None;
         self.em_before = None;
