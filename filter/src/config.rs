@@ -3,7 +3,7 @@
 //!
 //! | key                       | type            | default                                   |
 //! |---------------------------|-----------------|-------------------------------------------|
-//! | `content_types`           | [string]        | `["text/html", "application/xhtml+xml"]`  |
+//! | `content_types`           | array of string | `["text/html", "application/xhtml+xml"]`  |
 //! | `max_body_bytes`          | integer         | `10485760` (10 MiB), range 1..=1073741824 |
 //! | `accept_wildcard`         | bool            | `false`                                   |
 //! | `conditional`             | string          | `"full"` (`"full"`, `"ims_only"`, `"off"`) |

@@ -17,7 +17,7 @@
 //! Response headers are read or written only in the response-headers callback and, while
 //! they are held (`Buffering`), in the body/trailers callbacks up to the one that returns
 //! `Continue`. After that Envoy releases the map and touching it would trap the VM, so
-//! [`Phase::Done`] never touches headers again.
+//! the `Done` phase never touches headers again.
 
 use std::rc::Rc;
 
