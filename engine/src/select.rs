@@ -104,33 +104,30 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
     if !prune {
         return sel;
     }
-    let order: Vec<NodeId> = std::iter::once(body).chain(dom.descendants(body)).collect();
+    let mut order = Vec::with_capacity(dom.nodes.len());
+    order.push(body);
+    order.extend(dom.descendants(body));
     let flags = Flags::compute(dom, &order);
 
-    // Explicit main content.
-    let mains: Vec<NodeId> = order
-        .iter()
-        .copied()
-        .filter(|&n| {
-            dom.tag(n) == Some(Tag::Main)
-                || dom
-                    .attr(n, Attr::Role)
-                    .is_some_and(|r| r.trim().eq_ignore_ascii_case("main"))
-        })
-        .filter(|&n| !flags.hidden[n as usize])
-        .collect();
-    let articles: Vec<NodeId> = order
-        .iter()
-        .copied()
-        .filter(|&n| dom.tag(n) == Some(Tag::Article) && !flags.hidden[n as usize])
-        .collect();
-    if let Some(&main) = mains.first() {
+    // Explicit main content: the first one (the search stops there), else a lone article.
+    let main = order.iter().copied().find(|&n| {
+        (dom.tag(n) == Some(Tag::Main)
+            || dom
+                .attr(n, Attr::Role)
+                .is_some_and(|r| r.trim().eq_ignore_ascii_case("main")))
+            && !flags.hidden[n as usize]
+    });
+    if let Some(main) = main {
         sel.roots = vec![main];
         mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &[main]);
         return sel;
     }
-    if articles.len() == 1 {
-        sel.roots = with_title(dom, &order, &flags, vec![articles[0]]);
+    let mut articles = order
+        .iter()
+        .copied()
+        .filter(|&n| dom.tag(n) == Some(Tag::Article) && !flags.hidden[n as usize]);
+    if let (Some(article), None) = (articles.next(), articles.next()) {
+        sel.roots = with_title(dom, &order, &flags, vec![article]);
         sel.headline = promoted_headline(dom, &sel.roots);
         mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &sel.roots);
         return sel;
@@ -622,11 +619,27 @@ fn is_negative(words: &str) -> bool {
     if words.is_empty() {
         return false;
     }
-    contains_any(&NEGATIVE, NEGATIVE_SUBSTR, words)
-        || words
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|t| NEGATIVE_TOKENS.iter().any(|n| n.eq_ignore_ascii_case(t)))
+    contains_any(&NEGATIVE, NEGATIVE_SUBSTR, words) || has_negative_token(words)
 }
+
+/// Whether a run of ASCII letters and digits in `words` is one of [`NEGATIVE_TOKENS`]. Cut on
+/// bytes (a non-ASCII character is a separator, as each of its bytes is), and only runs as
+/// long as some token are compared.
+fn has_negative_token(words: &str) -> bool {
+    words
+        .as_bytes()
+        .split(|b| !b.is_ascii_alphanumeric())
+        .filter(|t| (NEGATIVE_TOKEN_MIN..=NEGATIVE_TOKEN_MAX).contains(&t.len()))
+        .any(|t| {
+            NEGATIVE_TOKENS
+                .iter()
+                .any(|n| n.as_bytes().eq_ignore_ascii_case(t))
+        })
+}
+
+/// Shortest and longest of [`NEGATIVE_TOKENS`].
+const NEGATIVE_TOKEN_MIN: usize = 2;
+const NEGATIVE_TOKEN_MAX: usize = 6;
 
 /// Readability-style class weight.
 fn class_weight(dom: &Dom, id: NodeId) -> f32 {
@@ -1124,6 +1137,51 @@ fn introduced(dom: &Dom, n: NodeId) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn negative_token_bounds_cover_every_token() {
+        for t in NEGATIVE_TOKENS {
+            assert!(
+                (NEGATIVE_TOKEN_MIN..=NEGATIVE_TOKEN_MAX).contains(&t.len()),
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
+    fn negative_tokens_match_as_char_split_tokens() {
+        let by_chars = |words: &str| {
+            words
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|t| NEGATIVE_TOKENS.iter().any(|n| n.eq_ignore_ascii_case(t)))
+        };
+        for words in [
+            "",
+            "ad",
+            "AD",
+            "ads-top",
+            "x ad",
+            "bad",
+            "adverts",
+            "page-nav",
+            "navé",
+            "éNAV",
+            "toc\u{a0}x",
+            "widget2",
+            "my_widget",
+            "wid get",
+            "tags",
+            "dek-",
+            "gdpr_box",
+            "rss.",
+            "a",
+            "modalx",
+            "x-modal-y",
+            "skip\u{200b}link",
+        ] {
+            assert_eq!(has_negative_token(words), by_chars(words), "{words:?}");
+        }
+    }
 
     #[test]
     fn inline_styles_that_hide() {

@@ -548,6 +548,73 @@ fn a_heading_inside_a_summary_stays_a_heading() {
     // A summary of plain text is still its bold label.
     let out = md("<details><summary>More options</summary><p>Hidden text.</p></details>");
     assert!(out.starts_with("**More options**"), "in:\n{out}");
+    // rustdoc's "Expand description" toggle is shown only while its details are closed.
+    let toggle = |open: &str| {
+        md(&format!(
+            "<details class=\"toggle top-doc\"{open}><summary class=\"hideme\"><span>Expand \
+             description</span></summary><div class=\"docblock\"><p>Docs.</p></div></details>"
+        ))
+    };
+    assert_eq!(toggle(" open"), "Docs.\n");
+    assert_eq!(toggle(""), "**Expand description**\n\nDocs.\n");
+}
+
+#[test]
+fn a_floated_source_link_follows_its_heading() {
+    // rustdoc writes each item's `Source` link before the item's heading; CSS floats it onto
+    // the heading's line. Before the heading it would end the previous item's section.
+    let item = |id: &str, src: &str| {
+        format!(
+            "<details class=\"toggle method-toggle\" open><summary><section id=\"method.{id}\" \
+             class=\"method\"><span class=\"rightside\"><span class=\"since\">1.0.0</span> · \
+             <a class=\"src\" href=\"{src}\">Source</a></span><a href=\"#method.{id}\" \
+             class=\"anchor\">§</a><h4 class=\"code-header\">pub fn {id}()</h4></section>\
+             </summary><div class=\"docblock\"><p>Docs of {id}.</p></div></details>"
+        )
+    };
+    let html = format!(
+        "<main>{}{}</main>",
+        item("new", "a.html"),
+        item("len", "b.html")
+    );
+    let out = md(&html);
+    let at = |needle: &str| {
+        out.find(needle)
+            .unwrap_or_else(|| panic!("{needle} in:\n{out}"))
+    };
+    assert!(
+        at("#### pub fn new()") < at("1.0.0 · [Source](a.html)"),
+        "in:\n{out}"
+    );
+    assert!(at("[Source](a.html)") < at("Docs of new."), "in:\n{out}");
+    assert!(at("Docs of new.") < at("#### pub fn len()"), "in:\n{out}");
+    assert!(
+        at("#### pub fn len()") < at("[Source](b.html)"),
+        "in:\n{out}"
+    );
+    assert!(at("[Source](b.html)") < at("Docs of len."), "in:\n{out}");
+    // Older rustdoc: a bare link with `class="src rightside"`, and `out-of-band`.
+    let out = md(
+        "<section><a class=\"src rightside\" href=\"s.html\">source</a>\
+                  <h3 class=\"code-header\">impl Foo</h3><p>Body.</p></section>",
+    );
+    assert_eq!(
+        out, "### impl Foo\n\n[source](s.html)\n\nBody.\n",
+        "in:\n{out}"
+    );
+    let out = md(
+        "<div><span class=\"out-of-band\"><a href=\"s.html\">source</a></span>\
+                  <h2>Trait Foo</h2></div>",
+    );
+    assert_eq!(out, "## Trait Foo\n\n[source](s.html)\n", "in:\n{out}");
+    // A hidden heading, or none at all: the floated element stays where it is.
+    let out = md(
+        "<div><span class=\"rightside\"><a href=\"s.html\">source</a></span>\
+                  <h2 hidden>Gone</h2><p>After.</p></div>",
+    );
+    assert_eq!(out, "[source](s.html)\n\nAfter.\n", "in:\n{out}");
+    let out = md("<div><span class=\"rightside\">Edit</span><p>Text.</p><h2>Next</h2></div>");
+    assert_eq!(out, "Edit\n\nText.\n\n## Next\n", "in:\n{out}");
 }
 
 #[test]

@@ -41,26 +41,43 @@ pub fn push_words(out: &mut String, rest: &str, ctx: Ctx) -> bool {
             out.push_str(rest.get(chunk..ws).unwrap_or(""));
             return ws < i;
         }
-        let start = i;
-        let mut syntax = 0;
-        while let Some(&c) = b.get(i) {
-            let class = CLASS[usize::from(c)];
-            if class == SPACE {
-                break;
-            }
-            syntax |= class;
-            i += 1;
-        }
-        let single = start == ws + 1 && b.get(ws) == Some(&b' ');
-        if syntax != 0 || !single {
+        if i != ws + 1 || b.get(ws) != Some(&b' ') {
             // White space, as well as the text before it, is all ASCII: char boundaries.
             out.push_str(rest.get(chunk..ws).unwrap_or(""));
             out.push(' ');
-            if syntax != 0 {
-                push_escaped(out, rest.get(start..i).unwrap_or(""), ctx);
-                chunk = i;
-            } else {
-                chunk = start;
+            chunk = i;
+        }
+        // The word from `i`, and the plain words after it that follow a single space, stay in
+        // the chunk; a word holding syntax is written escaped.
+        let mut word = i;
+        loop {
+            // Plain bytes up to the next space or syntax byte.
+            i += b.get(i..).map_or(0, |t| {
+                t.iter()
+                    .position(|&c| CLASS[usize::from(c)] != 0)
+                    .unwrap_or(t.len())
+            });
+            let Some(&c) = b.get(i) else { break };
+            match CLASS[usize::from(c)] {
+                SPACE => {
+                    if c == b' ' && b.get(i + 1).is_some_and(|&n| CLASS[usize::from(n)] == 0) {
+                        i += 1;
+                        word = i;
+                        continue;
+                    }
+                    break;
+                }
+                _ => {
+                    let len = b
+                        .get(i..)
+                        .and_then(|t| t.iter().position(|&c| CLASS[usize::from(c)] == SPACE))
+                        .map_or(b.len(), |n| i + n);
+                    out.push_str(rest.get(chunk..word).unwrap_or(""));
+                    push_escaped(out, rest.get(word..len).unwrap_or(""), ctx);
+                    chunk = len;
+                    i = len;
+                    break;
+                }
             }
         }
     }
@@ -200,14 +217,12 @@ pub fn line_start_escape(line: &str) -> Option<usize> {
 
 /// Longest run of `ch` in `s`.
 pub fn longest_run(s: &str, ch: u8) -> usize {
-    let (mut best, mut cur) = (0, 0);
-    for &b in s.as_bytes() {
-        if b == ch {
-            cur += 1;
-            best = best.max(cur);
-        } else {
-            cur = 0;
-        }
+    // Code rarely holds the fence character: jump from one occurrence to the next.
+    let (mut best, mut cur, mut next) = (0, 0, usize::MAX);
+    for at in memchr::memchr_iter(ch, s.as_bytes()) {
+        cur = if at == next { cur + 1 } else { 1 };
+        best = best.max(cur);
+        next = at + 1;
     }
     best
 }
@@ -322,6 +337,9 @@ mod tests {
     fn runs() {
         assert_eq!(longest_run("a``b```c`", b'`'), 3);
         assert_eq!(longest_run("", b'`'), 0);
+        assert_eq!(longest_run("`", b'`'), 1);
+        assert_eq!(longest_run("~~~~x~", b'~'), 4);
+        assert_eq!(longest_run("a`b`c``", b'`'), 2);
     }
 
     /// What [`push_words`] does, word by word.
@@ -342,6 +360,29 @@ mod tests {
             trailing = false;
         }
         (out, trailing)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(5000))]
+        #[test]
+        fn push_words_matches_word_by_word_escaping(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    " ", " ", " ", "  ", "\t", "\n", "\r\n", "\x0c", "a", "bc", "word", "longer",
+                    "é", "\u{a0}", "*", "_", "a_b", "`", "[", "]", "(", "\\", "<b", "&amp;", "|",
+                    "~", "x*", "1.", "#",
+                ]),
+                0..24,
+            ),
+            table in proptest::bool::ANY,
+            link in proptest::bool::ANY,
+        ) {
+            let rest = format!(" {}", pieces.concat());
+            let ctx = Ctx { table, link };
+            let mut out = String::from("w");
+            let trailing = push_words(&mut out, &rest, ctx);
+            proptest::prop_assert_eq!((out, trailing), words_one_by_one(&rest, ctx));
+        }
     }
 
     #[test]

@@ -54,6 +54,8 @@ pub fn render_after(
         code_start: usize::MAX,
         code_lead: false,
         last_link: None,
+        floated: Vec::new(),
+        replaying: NONE,
     };
     for &root in &sel.roots {
         r.walk(root);
@@ -229,6 +231,12 @@ struct Renderer<'a> {
     code_lead: bool,
     /// The link written last: positions of its `[`, its `]`, and its end.
     last_link: Option<(usize, usize, usize)>,
+    /// Right-floated elements skipped before a heading, as `(heading, element)`: they are
+    /// written after the heading (see [`floated_before_heading`]).
+    floated: Vec<(NodeId, NodeId)>,
+    /// The floated element being written now ([`NONE`] if none): nothing is deferred or
+    /// replayed meanwhile, so replaying nests the walk once at most.
+    replaying: NodeId,
 }
 
 impl Renderer<'_> {
@@ -284,7 +292,7 @@ impl Renderer<'_> {
     /// Enter a node. Returns true when the node was entered as an element whose frame is now
     /// on the stack (its children are walked, then `exit` is called).
     fn enter(&mut self, id: NodeId) -> bool {
-        let (tag, _) = match self.dom.node(id).kind {
+        let (tag, present) = match self.dom.node(id).kind {
             Kind::Text { .. } => {
                 let text = self.dom.text_of(id);
                 if self.is_list_child(id) && !text.trim().is_empty() {
@@ -293,11 +301,25 @@ impl Renderer<'_> {
                 self.text(text);
                 return false;
             }
-            Kind::Element { tag, attrs, .. } => (tag, attrs),
+            Kind::Element { tag, present, .. } => (tag, present),
             _ => return false,
         };
         if self.sel.is_dropped(id) || dropped_tag(tag) || is_hidden(self.dom, id) {
             return false;
+        }
+        // Only classed elements float (the bit test spares the look-ups for the others).
+        if present & Attr::Class.bit() != 0
+            && self.replaying == NONE
+            && self.flatten == 0
+            && self.pre.is_none()
+            && self.code == 0
+        {
+            if let Some(heading) = floated_before_heading(self.dom, id, tag) {
+                if !self.sel.is_dropped(heading) && !is_hidden(self.dom, heading) {
+                    self.floated.push((heading, id));
+                    return false;
+                }
+            }
         }
         let tag = if self.sel.headline == Some(id) {
             Tag::H1
@@ -408,6 +430,25 @@ impl Renderer<'_> {
             self.spans.pop();
         }
         self.close(id, exit);
+        // Not while one is being written: the walk nests at most once.
+        if !self.floated.is_empty() && self.replaying == NONE {
+            self.replay_floated(id);
+        }
+    }
+
+    /// Write the floated elements deferred to after `id`, a heading — or, should the heading
+    /// not have been written as one, `id` being its parent: they are never lost.
+    fn replay_floated(&mut self, id: NodeId) {
+        while let Some(i) = self
+            .floated
+            .iter()
+            .position(|&(h, _)| h == id || self.dom.node(h).parent == id)
+        {
+            let (_, node) = self.floated.remove(i);
+            self.replaying = node;
+            self.walk(node);
+            self.replaying = NONE;
+        }
     }
 
     fn text(&mut self, s: &str) {
@@ -539,6 +580,9 @@ impl Renderer<'_> {
                 }
             }
             Tag::Summary | Tag::Dt => {
+                if tag == Tag::Summary && toggle_label_of_open(dom, id) {
+                    return None;
+                }
                 if self.must_flatten() {
                     self.w.soft_boundary();
                     return Some(Exit::Soft);
@@ -1472,18 +1516,25 @@ impl Renderer<'_> {
         let run = longest_run(code, fence_char).max(2) + 1;
         let fence = String::from_utf8(vec![fence_char; run]).unwrap_or_else(|_| "```".into());
         let mut lines = Vec::with_capacity(code.len() / 32 + 2);
-        let open = format!("{fence}{}", pre.lang);
+        let mut open = String::with_capacity(fence.len() + pre.lang.len());
+        open.push_str(&fence);
+        open.push_str(&pre.lang);
         lines.push(open.as_str());
         // A CR (`&#13;`; the parser already turned source CRs into LF) is a line break to
         // a browser and to a Markdown reader alike: make it one, not a raw control character.
         let normalized;
-        let code = if code.contains('\r') {
+        let code = if memchr::memchr(b'\r', code.as_bytes()).is_some() {
             normalized = code.replace("\r\n", "\n").replace('\r', "\n");
             normalized.as_str()
         } else {
             code
         };
-        lines.extend(code.split('\n'));
+        // `code.split('\n')`, with memchr's search.
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', code.as_bytes()).chain(std::iter::once(code.len())) {
+            lines.push(code.get(start..end).unwrap_or(""));
+            start = end + 1;
+        }
         lines.push(fence.as_str());
         self.w.code_block(&lines);
     }
@@ -1692,6 +1743,74 @@ fn links_to_itself(dom: &Dom, a: NodeId) -> bool {
     false
 }
 
+/// The heading a right-floated element precedes in the DOM, if it does: rustdoc writes each
+/// item's `Source` link (`class="rightside"`, `out-of-band` before 1.72) before the item's
+/// heading and CSS floats it onto the heading's line. In reading order it belongs after the
+/// heading: before it, it would end the previous item's section.
+fn floated_before_heading(dom: &Dom, id: NodeId, tag: Tag) -> Option<NodeId> {
+    if !matches!(tag, Tag::A | Tag::Span | Tag::Div) {
+        return None;
+    }
+    // Between it and the heading: white space, the `§` anchor, another floated element.
+    // Tags and links first, classes only once a heading is found: this runs for most inline
+    // elements, and they are rarely followed by one.
+    let mut next = dom.node(id).next;
+    for _ in 0..6 {
+        if next == NONE {
+            return None;
+        }
+        match dom.node(next).kind {
+            Kind::Element {
+                tag: Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6,
+                ..
+            } => return between_floated(dom, id, next).then_some(next),
+            Kind::Element {
+                tag: Tag::A | Tag::Span | Tag::Div,
+                ..
+            }
+            | Kind::Other => {}
+            Kind::Text { .. } if dom.text_of(next).trim().is_empty() => {}
+            _ => return None,
+        }
+        next = dom.node(next).next;
+    }
+    None
+}
+
+/// Whether `id` is floated and every element between it and `heading` is a permalink anchor
+/// or floated too.
+fn between_floated(dom: &Dom, id: NodeId, heading: NodeId) -> bool {
+    if !has_class(dom, id, FLOATED) {
+        return false;
+    }
+    let mut next = dom.node(id).next;
+    while next != heading && next != NONE {
+        if dom.tag(next).is_some() && !has_class(dom, next, &["anchor", "rightside", "out-of-band"])
+        {
+            return false;
+        }
+        next = dom.node(next).next;
+    }
+    true
+}
+
+/// rustdoc's "Expand description" label (`<summary class="hideme">`): its CSS shows it only
+/// while the `<details>` is closed, and the page has it open.
+fn toggle_label_of_open(dom: &Dom, summary: NodeId) -> bool {
+    let details = dom.node(summary).parent;
+    details != NONE
+        && dom.tag(details) == Some(Tag::Details)
+        && dom.attr(details, Attr::Open).is_some()
+        && has_class(dom, summary, &["hideme"])
+}
+
+const FLOATED: &[&str] = &["rightside", "out-of-band"];
+
+fn has_class(dom: &Dom, id: NodeId, names: &[&str]) -> bool {
+    dom.attr(id, Attr::Class)
+        .is_some_and(|class| class.split_ascii_whitespace().any(|c| names.contains(&c)))
+}
+
 /// Line numbers that highlighters put beside or inside code (Pygments `linenos`, Rouge
 /// `rouge-gutter`, highlight.js `hljs-ln-numbers`, GitHub `blob-num`, …): they are not code.
 pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
@@ -1830,21 +1949,53 @@ fn strip_controls(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Whether UTF-8 text holds a character [`strip_controls`] removes, decided on bytes: every
-/// text node passes through here, and decoding each char cost 5% of a large page. Chunks of
-/// printable ASCII are skipped with a branch-free test the compiler vectorises.
+/// text node passes through here, and decoding each char cost 5% of a large page. Eight bytes
+/// at a time (integer operations, as fast in WebAssembly as natively): only a word holding a
+/// control byte or a byte from 0x7F is read byte by byte.
 fn has_control(b: &[u8]) -> bool {
-    const CHUNK: usize = 32;
+    let mut words = b.chunks_exact(8);
     let mut start = 0;
-    for chunk in b.chunks(CHUNK) {
-        let suspicious = chunk
-            .iter()
-            .fold(false, |acc, &c| acc | !(0x20..0x7f).contains(&c));
-        if suspicious && (start..start + chunk.len()).any(|i| control_at(b, i)) {
+    for word in &mut words {
+        if word_has_control(b, start, word) {
             return true;
         }
-        start += chunk.len();
+        start += 8;
     }
-    false
+    let tail = words.remainder().len();
+    if tail == 0 {
+        return false;
+    }
+    match b.len().checked_sub(8) {
+        // The last eight bytes, overlapping words already read.
+        Some(last) => b
+            .get(last..)
+            .is_some_and(|word| word_has_control(b, last, word)),
+        None => (0..b.len()).any(|i| control_at(b, i)),
+    }
+}
+
+/// Whether one of the eight bytes `word` at `start` of `b` starts a character
+/// [`strip_controls`] removes.
+#[inline(always)]
+fn word_has_control(b: &[u8], start: usize, word: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    const LOW: u64 = !HIGH;
+    let Ok(&bytes) = <&[u8; 8]>::try_from(word) else {
+        return (start..start + word.len()).any(|i| control_at(b, i));
+    };
+    let x = u64::from_le_bytes(bytes);
+    // Some byte below 0x20 or from 0x7F (a carry only comes from a byte that is one).
+    if (x.wrapping_sub(ONES * 0x20) & !x | x | x.wrapping_add(ONES)) & HIGH == 0 {
+        return false;
+    }
+    // Exactly, per byte (no carry crosses a byte): below 0x20 but tab, LF or CR, or from 0x7F.
+    let t = x & LOW;
+    let zero = |v: u64| !((v & LOW).wrapping_add(LOW) | v) & HIGH;
+    let below = !t.wrapping_add(ONES * 0x60) & !x & HIGH;
+    let allowed = zero(x ^ (ONES * 0x09)) | zero(x ^ (ONES * 0x0a)) | zero(x ^ (ONES * 0x0d));
+    let high = (x | t.wrapping_add(ONES)) & HIGH;
+    (below & !allowed | high) != 0 && (start..start + 8).any(|i| control_at(b, i))
 }
 
 /// Whether a character [`strip_controls`] removes starts at byte `i`.
@@ -2093,6 +2244,27 @@ mod tests {
                 strip_controls(&framed).chars().count(),
                 if removed(c) { 2 } else { 3 }
             );
+        }
+    }
+
+    #[test]
+    fn control_check_finds_each_control_at_every_word_offset() {
+        let removed = |c: char| {
+            (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+                || matches!(c, '\u{200b}' | '\u{feff}')
+        };
+        let chars = (0..0x300u32)
+            .chain([
+                0x200a, 0x200b, 0x200c, 0x2028, 0xfeff, 0xfefe, 0xffef, 0x1f600,
+            ])
+            .filter_map(char::from_u32);
+        for c in chars {
+            for lead in 0..17 {
+                for tail in [0, 1, 7, 9] {
+                    let s = format!("{}{c}{}", "a".repeat(lead), "\n".repeat(tail));
+                    assert_eq!(has_control(s.as_bytes()), removed(c), "{c:?} after {lead}");
+                }
+            }
         }
     }
 

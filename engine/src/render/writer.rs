@@ -1311,8 +1311,12 @@ impl Writer {
             }
         }
         self.separate();
-        for line in para.split('\n') {
-            let line = line.trim_start();
+        // `para.split('\n')`, with memchr's search (most paragraphs are one line).
+        let mut start = 0;
+        let ends = memchr::memchr_iter(b'\n', para.as_bytes()).chain(std::iter::once(para.len()));
+        for end in ends {
+            let line = para.get(start..end).unwrap_or("").trim_start();
+            start = end + 1;
             match line_start_escape(line) {
                 Some(at) => {
                     let (a, b) = line.split_at(at);

@@ -1,0 +1,172 @@
+//! Tag and attribute names that html5ever knows as static atoms, found without hashing.
+//!
+//! `LocalName::from` hashes every name (SipHash) and probes the static atom set; the lexer's
+//! small cache of recent names still compares bytes with `memcmp`. Nearly every name on a real
+//! page is one of a few hundred HTML tag and attribute names, so those are packed into an
+//! integer (up to 15 bytes and the length) and looked up in a table built at compile time.
+//! The atom handed out is the very one `LocalName::from` would return (the `local_name!`
+//! static), so nothing downstream can tell the difference.
+use html5ever::{local_name, LocalName};
+
+macro_rules! known {
+    ($($name:tt)*) => {
+        /// The names, in the order of [`ATOMS`].
+        const NAMES: &[&str] = &[$($name,)*];
+        /// The static atom of each name in [`NAMES`].
+        static ATOMS: &[LocalName] = &[$(local_name!($name),)*];
+    };
+}
+
+known! {
+    // Elements.
+    "a" "abbr" "acronym" "address" "applet" "area" "article" "aside" "audio" "b" "base"
+    "basefont" "bdi" "bdo" "bgsound" "big" "blockquote" "body" "br" "button" "canvas" "caption"
+    "center" "cite" "code" "col" "colgroup" "data" "datalist" "dd" "del" "details" "dfn"
+    "dialog" "dir" "div" "dl" "dt" "em" "embed" "fieldset" "figcaption" "figure" "font"
+    "footer" "form" "frame" "frameset" "h1" "h2" "h3" "h4" "h5" "h6" "head" "header" "hgroup"
+    "hr" "html" "i" "iframe" "image" "img" "input" "ins" "kbd" "keygen" "label" "legend" "li"
+    "link" "listing" "main" "map" "mark" "marquee" "math" "menu" "meta" "meter" "nav" "nobr"
+    "noembed" "noframes" "noscript" "object" "ol" "optgroup" "option" "output" "p" "param"
+    "picture" "plaintext" "pre" "progress" "q" "rb" "rp" "rt" "rtc" "ruby" "s" "samp" "script"
+    "search" "section" "select" "slot" "small" "source" "span" "strike" "strong" "style" "sub"
+    "summary" "sup" "svg" "table" "tbody" "td" "template" "textarea" "tfoot" "th" "thead"
+    "time" "title" "tr" "track" "tt" "u" "ul" "var" "video" "wbr" "xmp"
+    // SVG shapes common in inline icons.
+    "circle" "defs" "g" "line" "path" "polygon" "polyline" "rect" "stop" "symbol" "use"
+    // Attributes.
+    "accept" "accesskey" "action" "align" "allow" "allowfullscreen" "alt" "aria-controls"
+    "aria-current" "aria-disabled" "aria-expanded" "aria-haspopup" "aria-hidden" "aria-label"
+    "aria-labelledby" "aria-live" "aria-pressed" "aria-selected" "as" "async" "autocomplete"
+    "autofocus" "autoplay" "bgcolor" "border" "cellpadding" "cellspacing" "charset" "checked"
+    "class" "clip-rule" "color" "cols" "colspan" "content" "contenteditable" "controls" "coords"
+    "crossorigin" "cx" "cy" "d" "datetime" "decoding" "default" "defer" "disabled" "download"
+    "draggable" "enctype" "face" "fetchpriority" "fill" "fill-rule" "for" "frameborder"
+    "headers" "height" "hidden" "href" "hreflang" "http-equiv" "id" "integrity" "ismap"
+    "itemprop" "itemscope" "itemtype" "kind" "lang" "loading" "loop" "max" "maxlength" "media"
+    "method" "min" "minlength" "multiple" "muted" "name" "nonce" "novalidate" "nowrap" "onclick"
+    "onkeydown" "onload" "opacity" "open" "pattern" "placeholder" "points" "poster" "preload"
+    "property" "r" "readonly" "referrerpolicy" "rel" "required" "reversed" "role" "rows"
+    "rowspan" "rx" "ry" "sandbox" "scope" "selected" "shape" "size" "sizes" "spellcheck" "src"
+    "srclang" "srcset" "start" "step" "stroke" "stroke-linecap" "stroke-linejoin" "stroke-width"
+    "tabindex" "target" "transform" "translate" "type" "usemap" "valign" "value" "version"
+    "width" "x" "x1" "x2" "xmlns" "y" "y1" "y2"
+}
+
+/// Longest name the table holds (the packed key is 15 bytes and a length).
+const MAX_LEN: usize = 15;
+const BITS: u32 = 10;
+const SIZE: usize = 1 << BITS;
+const COUNT: usize = NAMES.len();
+
+// Entries are `index + 1` in a `u16`, and the table must keep empty slots (probes end there).
+const _: () = assert!(COUNT < SIZE / 2 && COUNT < u16::MAX as usize);
+
+/// A name's bytes, little-endian, and its length in the top byte. Distinct for distinct names
+/// of at most [`MAX_LEN`] bytes (whatever the bytes: the length tells `a` from `a\0`).
+const fn pack(bytes: &[u8]) -> (u64, u64) {
+    let (mut lo, mut hi) = (0u64, 0u64);
+    let mut i = 0;
+    while i < bytes.len() && i < 8 {
+        lo |= (bytes[i] as u64) << (8 * i);
+        i += 1;
+    }
+    while i < bytes.len() && i < MAX_LEN {
+        hi |= (bytes[i] as u64) << (8 * (i - 8));
+        i += 1;
+    }
+    (lo, hi | ((bytes.len() as u64) << 56))
+}
+
+const fn slot((lo, hi): (u64, u64)) -> usize {
+    let folded = lo ^ hi.rotate_left(29);
+    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BITS)) as usize
+}
+
+const KEYS: [(u64, u64); COUNT] = {
+    let mut keys = [(0u64, 0u64); COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        let name = NAMES[i].as_bytes();
+        assert!(!name.is_empty() && name.len() <= MAX_LEN);
+        keys[i] = pack(name);
+        i += 1;
+    }
+    keys
+};
+
+/// Open addressing with linear probing: `index + 1` of the name, 0 for an empty slot.
+static TABLE: [u16; SIZE] = {
+    let mut table = [0u16; SIZE];
+    let mut i = 0;
+    while i < COUNT {
+        let mut s = slot(KEYS[i]);
+        while table[s] != 0 {
+            // A name listed twice would be found twice.
+            let (lo, hi) = KEYS[table[s] as usize - 1];
+            assert!(lo != KEYS[i].0 || hi != KEYS[i].1, "duplicate name");
+            s = (s + 1) % SIZE;
+        }
+        table[s] = (i + 1) as u16;
+        i += 1;
+    }
+    table
+};
+
+/// The static atom for `name`, if the table has it. The lexer asks only about names that need
+/// no rewriting (lowercase, no NUL); an uppercase name is simply not found.
+#[inline]
+pub(super) fn known(name: &[u8]) -> Option<LocalName> {
+    if name.len() > MAX_LEN {
+        return None;
+    }
+    let key = pack(name);
+    let mut s = slot(key);
+    // The table is at most half full, so a probe meets an empty slot long before this ends.
+    for _ in 0..SIZE {
+        let entry = usize::from(*TABLE.get(s)?);
+        let index = entry.checked_sub(1)?;
+        if KEYS.get(index) == Some(&key) {
+            return ATOMS.get(index).cloned();
+        }
+        s = (s + 1) % SIZE;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_name_is_its_own_static_atom() {
+        for (name, atom) in NAMES.iter().zip(ATOMS) {
+            assert_eq!(&**atom, *name);
+            assert_eq!(known(name.as_bytes()).as_ref(), Some(atom), "{name}");
+            // The same atom `LocalName::from` makes (static, so equal by identity).
+            assert_eq!(known(name.as_bytes()), Some(LocalName::from(*name)));
+        }
+    }
+
+    #[test]
+    fn other_names_are_not_found() {
+        const OTHERS: &[&str] = &[
+            "",
+            "x-",
+            "dív",
+            "data-src",
+            "divx",
+            "di",
+            "aria-describedbyx",
+            "my-element",
+            "viewbox",
+            "A",
+            "a\0",
+            "div\0\0",
+            "DIV",
+            "p\u{FFFD}",
+        ];
+        for name in OTHERS {
+            assert_eq!(known(name.as_bytes()), None, "{name}");
+        }
+    }
+}
