@@ -540,6 +540,7 @@ impl<'a> Scanner<'a> {
 
     /// A word from its first letter; a new piece starts at each lower→upper case change
     /// (`camelCase` is two pieces, `HTMLParser` one).
+    #[inline]
     fn word(&mut self, first: Info, prefix: Prefix) {
         if first.class == Class::Letter
             && first.script == Script::Ascii
@@ -548,6 +549,13 @@ impl<'a> Scanner<'a> {
         {
             return;
         }
+        self.other_word(first, prefix);
+    }
+
+    /// [`Self::word`] past its fast path: kept out of line, so that the commonest words
+    /// do not pay for setting up this loop.
+    #[inline(never)]
+    fn other_word(&mut self, first: Info, prefix: Prefix) {
         let mut w = Word::new(prefix);
         w.push(first);
         while let Some((_, info)) = self.next {
@@ -652,16 +660,28 @@ impl<'a> Scanner<'a> {
     /// Punctuation and symbols. A lone one right before a letter is that word's prefix;
     /// otherwise the run, with its leading space and trailing line breaks, is one piece.
     fn punct(&mut self, first: char, leading_space: bool) {
-        if !leading_space && matches!(self.peek_class(), Some(Class::Letter | Class::Mark)) {
-            if let Some((_, info)) = self.bump() {
+        match self.next {
+            Some((_, info))
+                if !leading_space && matches!(info.class, Class::Letter | Class::Mark) =>
+            {
+                self.bump();
                 let prefix = if first == '/' {
                     Prefix::Slash
                 } else {
                     Prefix::Punct
                 };
                 self.word(info, prefix);
+                return;
             }
-            return;
+            // Nothing joins a lone symbol (a symbol, mark or line break after it would; `/`
+            // is a symbol): a piece of one character, which `PunctCost` costs one token
+            // whatever the character.
+            Some((_, info))
+                if matches!(info.class, Class::Punct | Class::Mark | Class::Newline) => {}
+            _ => {
+                self.milli += MILLI;
+                return;
+            }
         }
         let mut cost = PunctCost::default();
         cost.push(first);
@@ -758,6 +778,52 @@ impl PunctCost {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `Scanner::punct` relies on to cost a symbol nothing joins without `PunctCost`:
+    /// a piece of any one character, not ended by line breaks, is one token.
+    #[test]
+    fn a_lone_symbol_is_one_token() {
+        for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32) {
+            let mut cost = PunctCost::default();
+            cost.push(c);
+            assert_eq!(cost.finish(false), MILLI, "{c:?}");
+        }
+    }
+
+    /// Symbol-heavy text (code, URLs, lists, non-ASCII symbols and marks) costs what it did
+    /// before lone symbols took the short cut in `Scanner::punct`.
+    #[test]
+    fn symbols_cost_what_they_did() {
+        for (text, milli) in [
+            ("fn main() { let x = a.b(c, d); }", 14263),
+            ("a . b , c ; d : e ! f ? g", 13071),
+            (" .x .5 . \n.\r\n./a / b /", 12098),
+            ("x|y | z || w", 6153),
+            ("é.ü, ñ; ẞ! 中。文， ok", 12302),
+            (".\u{301} ,\u{301}a -\u{2028}b", 7201),
+            ("`a` ``b`` ```\ncode\n```\n", 11192),
+            ("#include <stdio.h>\nint main(void) { return 0; }\n", 15806),
+            ("http://example.com/a/b?c=d&e=f#g", 13192),
+            (
+                "x = [1, 2, 3]; y = {\"k\": v}; z = (a + b) * c - d / e % f",
+                33173,
+            ),
+            ("- item\n* item\n+ item\n1. item\n> quote\n", 16020),
+            ("€5 £3 ¥2 © ® ™ — – … « » „ “ ”", 17000),
+            ("!", 1000),
+            ("a!", 2047),
+            ("!a", 1098),
+            (" !", 1000),
+            ("! ", 2000),
+            ("!\n", 1000),
+            ("!1", 2000),
+            ("!!", 1000),
+            ("", 0),
+            ("a\u{301}!\u{301}", 4995),
+        ] {
+            assert_eq!(milli_tokens(text), milli, "{text:?}");
+        }
+    }
 
     /// Milli-token sums of the scanner before runs of lower-case words (and the punctuation
     /// between them) were read in one go: chains of such words, broken by contractions, case
