@@ -618,6 +618,28 @@ fn a_floated_source_link_follows_its_heading() {
 }
 
 #[test]
+fn separators_between_links_inside_code_are_text() {
+    // Javadoc's "Methods inherited from class": links inside one `<code>`.
+    let out = md(
+        "<code><a href=\"c.html\">clone</a>, <a href=\"e.html\">equals</a>, \
+                  <a href=\"w.html\">wait</a></code>",
+    );
+    assert_eq!(
+        out,
+        "[`clone`](c.html), [`equals`](e.html), [`wait`](w.html)\n"
+    );
+    // Code around the links stays code, and so does a separator before any link or one that
+    // is not a plain `,`/`;`.
+    let out = md("<code>f(<a href=\"t.html\">T</a> x, <a href=\"u.html\">U</a> y)</code>");
+    assert_eq!(out, "`f(`[`T`](t.html) `x,` [`U`](u.html) `y)`\n");
+    let out = md("<code>, <a href=\"a.html\">a</a> | <a href=\"b.html\">b</a></code>");
+    assert_eq!(out, "`,` [`a`](a.html) `|` [`b`](b.html)\n");
+    // A code element of its own is code, whatever it holds.
+    let out = md("<p>The <a href=\"x.html\">x</a><code>,</code> operator.</p>");
+    assert_eq!(out, "The [x](x.html)`,` operator.\n");
+}
+
+#[test]
 fn a_link_list_introduced_by_a_heading_or_a_lead_in_is_not_a_link_farm() {
     let p = prose();
     let see_also = format!(

@@ -51,6 +51,7 @@ pub fn render_after(
         code_span: String::new(),
         code_raw: String::new(),
         code_space: false,
+        code_after_link: false,
         code_start: usize::MAX,
         code_lead: false,
         last_link: None,
@@ -224,6 +225,9 @@ struct Renderer<'a> {
     code_raw: String,
     /// The open code element holds white space (all of it, if the span stays empty).
     code_space: bool,
+    /// The open code element's text so far follows a link inside it (Javadoc's
+    /// `<code><a>clone</a>, <a>equals</a></code>`): a separator there is not code.
+    code_after_link: bool,
     /// Where the open code span's content starts, while it has none (`usize::MAX` when not
     /// tracked), and whether white space came first: `foo<code> x</code>` keeps a space
     /// between `foo` and the span.
@@ -700,6 +704,7 @@ impl Renderer<'_> {
                     self.code += 1;
                     self.flatten += 1;
                     self.code_space = false;
+                    self.code_after_link = false;
                     self.w.open_link_segment();
                     self.code_lead = false;
                     let at = match self.reopen_code() {
@@ -1053,6 +1058,7 @@ impl Renderer<'_> {
                 self.flatten -= 1;
                 self.w.close_marker(link_at, 1, &suffix);
                 self.code_space = false;
+                self.code_after_link = true;
                 // The enclosing code element goes on after the link.
                 let at = self.w.inline.len();
                 if let Some((_, Exit::Code(code_at))) = self.frames.get_mut(frame) {
@@ -1355,6 +1361,20 @@ impl Renderer<'_> {
             self.w.space = writer::Space::None;
             self.code_raw = raw;
             return false;
+        }
+        // `[`clone`](…), [`equals`](…)`, not `[`clone`](…)`,` [`equals`](…)`.
+        if std::mem::take(&mut self.code_after_link) && is_separator(content) {
+            if (raw.starts_with(' ') || lead_space) && !self.w.inline.ends_with(' ') {
+                self.w.inline.push(' ');
+            }
+            self.w.inline.push_str(content);
+            self.w.space = if raw.ends_with(' ') || pending_space {
+                writer::Space::Pending
+            } else {
+                writer::Space::None
+            };
+            self.code_raw = raw;
+            return true;
         }
         // Space at the edges of the code moves outside the span.
         let (lead, trail) = (
@@ -1802,6 +1822,11 @@ fn toggle_label_of_open(dom: &Dom, summary: NodeId) -> bool {
         && dom.tag(details) == Some(Tag::Details)
         && dom.attr(details, Attr::Open).is_some()
         && has_class(dom, summary, &["hideme"])
+}
+
+/// Punctuation that separates the links of a code element (`, `, `; `): written as text.
+fn is_separator(s: &str) -> bool {
+    s.bytes().all(|b| matches!(b, b',' | b';' | b' '))
 }
 
 const FLOATED: &[&str] = &["rightside", "out-of-band"];
