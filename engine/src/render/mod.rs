@@ -1772,8 +1772,8 @@ fn floated_before_heading(dom: &Dom, id: NodeId, tag: Tag) -> Option<NodeId> {
         return None;
     }
     // Between it and the heading: white space, the `§` anchor, another floated element.
-    // Tags and links first, classes only once a heading is found: this runs for most inline
-    // elements, and they are rarely followed by one.
+    // The siblings' tags first, classes only once a heading is found: this runs for most
+    // classed inline elements, and they are rarely followed by one.
     let mut next = dom.node(id).next;
     for _ in 0..6 {
         if next == NONE {
