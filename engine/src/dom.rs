@@ -235,6 +235,13 @@ impl Dom {
             .and_then(|&(_, s, e)| self.attr_text.get(s as usize..e as usize))
     }
 
+    /// Whether the element's `class` holds one of `names` as a whole token (case-sensitive,
+    /// as CSS class selectors are).
+    pub fn has_class(&self, id: NodeId, names: &[&str]) -> bool {
+        self.attr(id, Attr::Class)
+            .is_some_and(|class| class.split_ascii_whitespace().any(|c| names.contains(&c)))
+    }
+
     /// The local name of an element (for elements the converter does not know by tag).
     pub fn local_name(&self, id: NodeId) -> &str {
         match self.node(id).kind {

@@ -746,8 +746,7 @@ fn mark_boilerplate(
 
 /// A Sphinx table-of-contents wrapper.
 fn is_toctree(dom: &Dom, n: NodeId) -> bool {
-    dom.attr(n, Attr::Class)
-        .is_some_and(|c| c.split_ascii_whitespace().any(|w| w == "toctree-wrapper"))
+    dom.has_class(n, &["toctree-wrapper"])
 }
 
 /// A container named like boilerplate that in fact holds a document: a heading and a

@@ -1470,10 +1470,7 @@ impl Renderer<'_> {
             }
         }
         *count += 1;
-        let header = self
-            .dom
-            .attr(id, Attr::Class)
-            .is_some_and(|c| c.split_ascii_whitespace().any(|w| w == "table-header"));
+        let header = self.dom.has_class(id, &["table-header"]);
         self.flatten += 1;
         self.w.in_table += 1;
         self.w.space = writer::Space::Suppressed;
@@ -1800,12 +1797,12 @@ fn floated_before_heading(dom: &Dom, id: NodeId, tag: Tag) -> Option<NodeId> {
 /// Whether `id` is floated and every element between it and `heading` is a permalink anchor
 /// or floated too.
 fn between_floated(dom: &Dom, id: NodeId, heading: NodeId) -> bool {
-    if !has_class(dom, id, FLOATED) {
+    if !dom.has_class(id, FLOATED) {
         return false;
     }
     let mut next = dom.node(id).next;
     while next != heading && next != NONE {
-        if dom.tag(next).is_some() && !has_class(dom, next, &["anchor", "rightside", "out-of-band"])
+        if dom.tag(next).is_some() && !dom.has_class(next, &["anchor", "rightside", "out-of-band"])
         {
             return false;
         }
@@ -1821,7 +1818,7 @@ fn toggle_label_of_open(dom: &Dom, summary: NodeId) -> bool {
     details != NONE
         && dom.tag(details) == Some(Tag::Details)
         && dom.attr(details, Attr::Open).is_some()
-        && has_class(dom, summary, &["hideme"])
+        && dom.has_class(summary, &["hideme"])
 }
 
 /// Punctuation that separates the links of a code element (`, `, `; `): written as text.
@@ -1830,11 +1827,6 @@ fn is_separator(s: &str) -> bool {
 }
 
 const FLOATED: &[&str] = &["rightside", "out-of-band"];
-
-fn has_class(dom: &Dom, id: NodeId, names: &[&str]) -> bool {
-    dom.attr(id, Attr::Class)
-        .is_some_and(|class| class.split_ascii_whitespace().any(|c| names.contains(&c)))
-}
 
 /// Line numbers that highlighters put beside or inside code (Pygments `linenos`, Rouge
 /// `rouge-gutter`, highlight.js `hljs-ln-numbers`, GitHub `blob-num`, …): they are not code.
@@ -1845,23 +1837,21 @@ pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
     ) {
         return false;
     }
-    dom.attr(id, Attr::Class).is_some_and(|class| {
-        class.split_ascii_whitespace().any(|c| {
-            matches!(
-                c,
-                "linenos"
-                    | "lineno"
-                    | "linenodiv"
-                    | "line-numbers-rows"
-                    | "rouge-gutter"
-                    | "gutter"
-                    | "blob-num"
-                    | "hljs-ln-numbers"
-                    | "ln-num"
-                    | "line-number"
-            )
-        })
-    })
+    dom.has_class(
+        id,
+        &[
+            "linenos",
+            "lineno",
+            "linenodiv",
+            "line-numbers-rows",
+            "rouge-gutter",
+            "gutter",
+            "blob-num",
+            "hljs-ln-numbers",
+            "ln-num",
+            "line-number",
+        ],
+    )
 }
 
 /// What closes a link: `](destination "title")`, made once when the link opens.

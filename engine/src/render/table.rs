@@ -235,14 +235,16 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
                 continue;
             }
             Tag::Td | Tag::Th
-                if dom.attr(id, Attr::Class).is_some_and(|c| {
-                    c.split_ascii_whitespace().any(|w| {
-                        matches!(
-                            w,
-                            "linenos" | "rouge-gutter" | "gutter" | "blob-num" | "hljs-ln-numbers"
-                        )
-                    })
-                }) =>
+                if dom.has_class(
+                    id,
+                    &[
+                        "linenos",
+                        "rouge-gutter",
+                        "gutter",
+                        "blob-num",
+                        "hljs-ln-numbers",
+                    ],
+                ) =>
             {
                 return true
             }
