@@ -1560,6 +1560,24 @@ def median_cell(cells: list[dict], **kw: Any) -> dict | None:
     }
 
 
+def overhead(pt: dict | None, bl: dict | None) -> tuple[float, float, str] | None:
+    """A filter Envoy's passthrough cell against the no-filter baseline's: req/s change in
+    %, p50 change in µs, and the table text for both."""
+    q = ratio(pt, bl)
+    if q is None or pt is None or bl is None:
+        return None
+    change = (q - 1) * 100
+    dp50 = ((pt.get("p50_ms") or 0) - (bl.get("p50_ms") or 0)) * 1000
+    runs = min(pt["runs"], bl["runs"])
+    text = (
+        (f"median of {runs} interleaved runs: " if runs > 1 else "1 run: ")
+        + f"req/s {change:+.1f}%, p50 {dp50:+.0f} µs; Envoy CPU/req "
+        f"{fmt(bl.get('envoy_cpu_us_per_req'), 0)} → "
+        f"{fmt(pt.get('envoy_cpu_us_per_req'), 0)} µs"
+    )
+    return change, dp50, text
+
+
 def verdict(ok: bool | None) -> str:
     return "–" if ok is None else ("**met**" if ok else "**not met**")
 
@@ -1661,39 +1679,29 @@ def targets_section(r: dict) -> str:
         bl = median_cell(
             cells, name=f"baseline_{size}", proto=proto, vus=vus, envoy="baseline-1w"
         )
-        q = ratio(pt, bl)
-        if q is None or pt is None or bl is None:
+        gated = overhead(pt, bl)
+        if gated is None:
             continue
-        change = (q - 1) * 100
-        dp50 = ((pt.get("p50_ms") or 0) - (bl.get("p50_ms") or 0)) * 1000
-        runs = min(pt["runs"], bl["runs"])
+        change, dp50, text = gated
         rows.append(
             [
                 f"not converted, {size} page ({proto}, c={vus}): filter costs "
                 f"≤ {TARGET_OVERHEAD_RPS_PCT:g}% "
                 f"req/s and ≤ {TARGET_OVERHEAD_P50_US:g} µs p50 against the no-filter Envoy",
-                (f"median of {runs} interleaved runs: " if runs > 1 else "1 run: ")
-                + f"req/s {change:+.1f}%, p50 {dp50:+.0f} µs; Envoy CPU/req "
-                f"{fmt(bl.get('envoy_cpu_us_per_req'), 0)} → "
-                f"{fmt(pt.get('envoy_cpu_us_per_req'), 0)} µs",
+                text,
                 verdict(change >= -TARGET_OVERHEAD_RPS_PCT and dp50 <= TARGET_OVERHEAD_P50_US),
             ]
         )
         ug = median_cell(
             cells, name=f"passthrough_{size}", proto=proto, vus=vus, envoy="ungated-1w"
         )
-        uq = ratio(ug, bl)
-        if ug is not None and uq is not None:
-            uruns = min(ug["runs"], bl["runs"])
+        ungated = overhead(ug, bl)
+        if ungated is not None:
             rows.append(
                 [
                     f"(for information) the same without the Accept gate, as on Istio "
                     f"({size}, {proto}, c={vus})",
-                    (f"median of {uruns} interleaved runs: " if uruns > 1 else "1 run: ")
-                    + f"req/s {(uq - 1) * 100:+.1f}%, p50 "
-                    f"{((ug.get('p50_ms') or 0) - (bl.get('p50_ms') or 0)) * 1000:+.0f} µs; "
-                    f"Envoy CPU/req {fmt(bl.get('envoy_cpu_us_per_req'), 0)} → "
-                    f"{fmt(ug.get('envoy_cpu_us_per_req'), 0)} µs",
+                    ungated[2],
                     "–",
                 ]
             )
