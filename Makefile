@@ -151,6 +151,8 @@ test-browser: native playground-build
 
 # Load tests and the benchmark report (scripts/bench.py; k6 v1.8.1 installed into .tools/bin by
 # scripts/k6.sh when missing). Not part of `make test`: they take minutes and measure, not assert.
+# With valgrind installed (Debian `valgrind`), `make bench` also counts Envoy's instructions per
+# request under callgrind (~5 minutes); without it that table is skipped.
 .PHONY: bench soak bench-check
 
 bench: setup build
