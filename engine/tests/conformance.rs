@@ -906,3 +906,97 @@ fn nested_emphasis_that_cannot_close_drops_its_markers_not_the_text() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Text a GFM reader shows (strikethrough and tables on), outside code, with white space
+/// collapsed.
+fn read_text_gfm(md: &str) -> String {
+    let opts =
+        pulldown_cmark::Options::ENABLE_STRIKETHROUGH | pulldown_cmark::Options::ENABLE_TABLES;
+    let mut code = 0;
+    let mut out = String::new();
+    for event in Parser::new_ext(md, opts) {
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => code += 1,
+            Event::End(TagEnd::CodeBlock) => code -= 1,
+            Event::Text(t) if code == 0 => out.push_str(&t),
+            Event::SoftBreak | Event::HardBreak | Event::End(TagEnd::TableCell) => out.push(' '),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn emphasis_markers_a_reader_would_not_pair_go_and_their_text_stays() {
+    // Random nestings of `<b>`/`<i>`/`<s>` (scripts/emphasis_fuzz.py) whose Markdown showed a
+    // literal `*`, `_` or `~`: adjacent spans whose runs merged (`*a**a*`), closers after
+    // punctuation before a word, `_` inside a word, `~~` that cannot close. The text read
+    // back is the page's, white space included.
+    let cases = [
+        ("<p>x<b><s><i>d f.</i></s></b>y</p>", "xd f.y"),
+        ("<p>x<b>(e)<i><b>b c</b></i></b>y</p>", "x(e)b cy"),
+        ("<p>x<i><b><s>d b(e)</s></b></i>y</p>", "xd b(e)y"),
+        ("<p>x<s><i><s>b </s></i><b>b</b></s></p>", "xb b"),
+        ("<p><i>(e)<i><i>a</i></i></i><s><i>a</i></s>y</p>", "(e)aay"),
+        ("<p>x b<b><i><b> (e)</b></i></b><b>ba</b></p>", "x b (e)ba"),
+        ("<p>x<i>a</i><b><i>af.<i>(e)</i></i></b></p>", "xaaf.(e)"),
+        (
+            "<p><s>a<i><b>a(e)</b></i><i>b</i></s>a cy</p>",
+            "aa(e)ba cy",
+        ),
+        (
+            "<p>x <i><b> b</b></i><i><b><b>b</b></b>b</i>y</p>",
+            "x bbby",
+        ),
+        ("<p>x<b><i>d </i><i>b</i>(e)</b> y</p>", "xd b(e) y"),
+        (
+            "<p>x <b>(e)</b><i><b><s>d f.</s>f.</b></i>y</p>",
+            "x (e)d f.f.y",
+        ),
+        // In a heading and a table cell too.
+        ("<h2>x<b><s><i>d f.</i></s></b>y</h2>", "xd f.y"),
+        (
+            "<table><tr><th>h</th></tr><tr><td>x<i><b><s>d b(e)</s></b></i>y</td></tr></table>",
+            "h xd b(e)y",
+        ),
+        // The space between a word and the next span stays (it gave `(x_a_`).
+        ("<p><b>(</b>x <i>a</i></p>", "(x a"),
+    ];
+    let mut failures = Vec::new();
+    for (html, want) in cases {
+        let out = md(html);
+        let text = read_text_gfm(&out);
+        if text.contains(['*', '_', '~']) || text != want {
+            failures.push(format!(
+                "{html}\n  gave {out:?}\n  read {text:?}\n  want {want:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_delimiter_check_leaves_page_text_code_and_links_alone() {
+    // A paragraph whose markers are checked (a span that cannot close) keeps `snake_case`,
+    // code, link text and destinations, and a lone `*` of page text as they were.
+    let out = md(
+        "<p>snake_case <code>*x_</code> a * b <a href=\"https://e.com/a_b_~c\">l_x</a> \
+                  x<b><s><i>d f.</i></s></b>y</p>",
+    );
+    assert_eq!(
+        out,
+        "snake_case `*x_` a * b [l_x](https://e.com/a_b_~c) xd f.y\n"
+    );
+    // Page text ending in a run of `*` that the next element continues: not told from a
+    // marker, so nothing in the paragraph is removed.
+    let out = md("<p>a **<span>b</span> <i>x</i><b>y</b>z</p>");
+    assert!(out.starts_with("a **b "), "{out:?}");
+    // The same right before the first marker (GTK-Doc: `if *<em>definitions</em>`).
+    for html in [
+        "<p>if *<em><code>p</code></em> is NULL</p>",
+        "<p><b>x</b> if *<em><code>p</code></em> is NULL</p>",
+    ] {
+        let out = md(html);
+        assert!(out.contains("if *_`p`_ is"), "{html}: {out:?}");
+    }
+}
