@@ -16,6 +16,8 @@ use html5ever::tokenizer::{TagKind, Token, TokenSink, TokenSinkResult};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::{local_name, LocalName};
 
+use crate::lex::AttrPool;
+
 /// Open elements plus active formatting entries the tree builder may hold before start tags
 /// are flattened. Real pages stay far below (a deep framework page nests ~60 levels).
 pub const MAX_OPEN: usize = 512;
@@ -25,8 +27,9 @@ pub const MAX_OPEN: usize = 512;
 /// took 24 s before this cap, and no real tag comes near it.
 pub const MAX_ATTRIBUTES: usize = 256;
 
-/// Parse `html` into `sink`'s output with the depth cap in place.
-pub fn parse<S: TreeSink>(sink: S, html: &str) -> S::Output
+/// Parse `html` into `sink`'s output with the depth cap in place. Tags take their attribute
+/// vectors from `pool`, which `sink` may refill.
+pub(crate) fn parse<S: TreeSink>(sink: S, html: &str, pool: &AttrPool) -> S::Output
 where
     S::Handle: Clone,
 {
@@ -34,10 +37,11 @@ where
         tb: TreeBuilder::new(sink, TreeBuilderOpts::default()),
         dropped: RefCell::new(Vec::new()),
         suppress: RefCell::new(None),
+        suppress_on: Cell::new(false),
     };
     // Our own tokenizer (crate::lex) produces exactly the tokens html5ever's would, several
     // times faster; html5ever's tree builder still builds the tree.
-    crate::lex::tokenize(html, &capped);
+    crate::lex::tokenize_with(html, &capped, pool);
     let Capped { tb, .. } = capped;
     tb.sink.finish()
 }
@@ -50,6 +54,8 @@ struct Capped<H, S> {
     /// everything up to its end tag is discarded, since the element that would have hidden
     /// it is gone. Name and nesting count.
     suppress: RefCell<Option<(LocalName, u32)>>,
+    /// `suppress` is set (checked for every token without a borrow).
+    suppress_on: Cell<bool>,
 }
 
 /// Counts the handles the tree builder holds (document, open elements, formatting entries).
@@ -79,6 +85,9 @@ impl<H: Clone, S: TreeSink<Handle = H>> Capped<H, S> {
     /// While suppressing, swallow every token but raw-text elements' tags (the tokenizer
     /// must still switch state for `<script>`, or its text would read as markup).
     fn suppressing(&self, token: &Token) -> bool {
+        if !self.suppress_on.get() {
+            return false;
+        }
         let mut suppress = self.suppress.borrow_mut();
         let Some((name, depth)) = suppress.as_mut() else {
             return false;
@@ -91,6 +100,7 @@ impl<H: Clone, S: TreeSink<Handle = H>> Capped<H, S> {
                 }
                 if *depth == 0 {
                     *suppress = None;
+                    self.suppress_on.set(false);
                 }
                 return true;
             }
@@ -135,6 +145,7 @@ impl<H: Clone, S: TreeSink<Handle = H>> TokenSink for Capped<H, S> {
                     if self.drops_start(&tag.name) {
                         if !tag.self_closing && never_shown(tag) {
                             *self.suppress.borrow_mut() = Some((tag.name.clone(), 1));
+                            self.suppress_on.set(true);
                         } else {
                             self.note_dropped(&tag.name);
                         }
@@ -317,6 +328,47 @@ mod tests {
     fn meta_charset_does_not_stop_the_parse() {
         let dom = Dom::parse("<head><meta charset=utf-8><meta http-equiv=content-type content='text/html; charset=latin1'></head><p>body text");
         assert_eq!(text(&dom), "body text");
+    }
+
+    /// Ancestors of the deepest node.
+    fn depth(dom: &Dom) -> usize {
+        dom.descendants(DOCUMENT)
+            .map(|mut n| {
+                let mut d = 0;
+                while n != DOCUMENT {
+                    n = dom.node(n).parent;
+                    d += 1;
+                }
+                d
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn reopened_formatting_elements_count_toward_the_cap() {
+        // Each unclosed formatting element is held twice (open element and formatting entry);
+        // once their `div` closes, the text after it reopens them all in one token.
+        let bold: String = (0..1_000).map(|i| format!("<b id=b{i}>")).collect();
+        let html = "<div>".to_string() + &bold + "</div>x" + &"<div>".repeat(1_000) + "deep";
+        let dom = Dom::parse(&html);
+        assert!(depth(&dom) < super::MAX_OPEN, "{}", depth(&dom));
+        assert!(count(&dom, Tag::B) > 300, "{}", count(&dom, Tag::B));
+        assert!(count(&dom, Tag::Div) < 100, "{}", count(&dom, Tag::Div));
+        assert_eq!(text(&dom), "xdeep");
+    }
+
+    #[test]
+    fn the_cap_is_counted_again_after_many_new_nodes() {
+        // Shallow for 2,000 elements, then deep: the nest is still flattened.
+        let html = "<p>a</p>".repeat(2_000) + &"<div>".repeat(2_000) + "deep";
+        let dom = Dom::parse(&html);
+        assert_eq!(count(&dom, Tag::P), 2_000);
+        let divs = count(&dom, Tag::Div);
+        assert!(
+            divs < super::MAX_OPEN && divs > super::MAX_OPEN - 10,
+            "{divs}"
+        );
     }
 
     #[test]

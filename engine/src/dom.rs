@@ -12,6 +12,8 @@ use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeS
 use html5ever::tendril::StrTendril;
 use html5ever::{local_name, ns, Attribute, LocalName, Namespace, QualName};
 
+use crate::lex::AttrPool;
+
 /// Index of a node in [`Dom::nodes`].
 pub type NodeId = u32;
 /// "No node" in link fields.
@@ -155,10 +157,12 @@ pub struct Dom {
 impl Dom {
     /// Parse a whole document. Never fails: html5ever recovers from any input.
     pub fn parse(html: &str) -> Dom {
+        let pool = AttrPool::default();
         let sink = Sink {
             dom: RefCell::new(Dom::with_capacity(html.len())),
+            pool: &pool,
         };
-        crate::depth::parse(sink, html)
+        crate::depth::parse(sink, html, &pool)
     }
 
     fn with_capacity(input_len: usize) -> Dom {
@@ -263,14 +267,21 @@ impl Dom {
 
     /// [`Dom::is_hidden`] from an element's stored attributes (the first of a name counts,
     /// as for [`Dom::attr`]).
-    fn hidden_by_attrs(&self, tag: Tag, (a, b): (u32, u32), present: u32) -> bool {
+    #[inline]
+    fn hidden_by_attrs(&self, tag: Tag, attrs: (u32, u32), present: u32) -> bool {
         const DECIDING: u32 = Attr::Hidden.bit() | Attr::AriaHidden.bit() | Attr::Style.bit();
         if present & DECIDING == 0 {
-            // Most elements: nothing to read (a <dialog> is hidden unless `open`).
+            // Most elements (this runs for every one): nothing to read, and a <dialog> is
+            // hidden unless `open`.
             return tag == Tag::Dialog && present & Attr::Open.bit() == 0;
         }
+        self.hidden_by_values(tag, attrs)
+    }
+
+    /// [`Dom::hidden_by_attrs`] for an element with at least one of the deciding attributes.
+    fn hidden_by_values(&self, tag: Tag, (a, b): (u32, u32)) -> bool {
         let attrs = self.attrs.get(a as usize..b as usize).unwrap_or_default();
-        // One pass for the four attributes (this runs for every element).
+        // One pass for the four attributes.
         let (mut hidden, mut aria_hidden, mut open, mut style) = (None, None, None, None);
         for &(name, s, e) in attrs {
             let slot = match name {
@@ -441,8 +452,10 @@ impl Dom {
             .fold(0, |bits, &(name, _, _)| bits | name.bit())
     }
 
-    fn store_attrs(&mut self, attrs: &[Attribute]) -> (u32, u32) {
+    /// Store the attributes the converter reads: their range and [`Dom::present`] bits.
+    fn store_attrs(&mut self, attrs: &[Attribute]) -> ((u32, u32), u32) {
         let a = self.attrs.len() as u32;
+        let mut present = 0;
         for attr in attrs {
             if attr.name.ns != ns!() {
                 continue;
@@ -451,9 +464,10 @@ impl Dom {
                 let s = self.attr_text.len() as u32;
                 self.attr_text.push_str(&attr.value);
                 self.attrs.push((which, s, self.attr_text.len() as u32));
+                present |= which.bit();
             }
         }
-        (a, self.attrs.len() as u32)
+        ((a, self.attrs.len() as u32), present)
     }
 }
 
@@ -513,11 +527,13 @@ impl Iterator for Descendants<'_> {
 
 /// The html5ever `TreeSink`. html5ever calls it through `&self`, hence the `RefCell`; no borrow
 /// is held across calls back into html5ever.
-struct Sink {
+struct Sink<'p> {
     dom: RefCell<Dom>,
+    /// Where attribute vectors go once stored, for the lexer to reuse.
+    pool: &'p AttrPool,
 }
 
-impl Sink {
+impl Sink<'_> {
     /// [`TreeSink::elem_name`] for elements the converter does not know by tag.
     #[cold]
     #[inline(never)]
@@ -574,10 +590,13 @@ impl Handle {
     }
 }
 
-impl TreeSink for Sink {
+impl TreeSink for Sink<'_> {
     type Handle = Handle;
     type Output = Dom;
-    type ElemName<'a> = Name;
+    type ElemName<'a>
+        = Name
+    where
+        Self: 'a;
 
     fn finish(self) -> Dom {
         self.dom.into_inner()
@@ -599,7 +618,12 @@ impl TreeSink for Sink {
         }
     }
 
-    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
+    fn create_element(
+        &self,
+        name: QualName,
+        attrs_in: Vec<Attribute>,
+        flags: ElementFlags,
+    ) -> Handle {
         let mut dom = self.dom.borrow_mut();
         let tag = if name.ns == ns!(html) {
             tag_of(&name.local)
@@ -610,8 +634,7 @@ impl TreeSink for Sink {
         } else {
             Tag::Foreign
         };
-        let attrs = dom.store_attrs(&attrs);
-        let present = dom.present(attrs);
+        let (attrs, present) = dom.store_attrs(&attrs_in);
         let hidden = dom.hidden_by_attrs(tag, attrs, present);
         // Known HTML tags are named by `tag` (see `TAG_NAMES`); only the rest keep their name.
         let name_idx = if TAG_NAMES.get(tag as usize).is_some() {
@@ -637,6 +660,8 @@ impl TreeSink for Sink {
         if json_ld {
             dom.json_ld.push(id);
         }
+        drop(dom);
+        self.pool.give(attrs_in);
         Handle { id, tag }
     }
 

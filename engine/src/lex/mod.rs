@@ -22,6 +22,7 @@ mod charref;
 mod tests;
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::mem;
 
@@ -33,12 +34,19 @@ use memchr::{memchr, memchr2, memmem};
 
 use charref::CharRef;
 
+/// [`tokenize_with`] and a pool of its own.
+#[cfg(test)]
+pub(crate) fn tokenize<S: TokenSink>(input: &str, sink: &S) {
+    tokenize_with(input, sink, &AttrPool::default());
+}
+
 /// Tokenize `input` into `sink`, then call `sink.end()`; a drop-in for html5ever's
 /// `Tokenizer::feed` loop (continuing after `Script` and `EncodingIndicator`) plus `end`.
+/// Tags take their attribute vectors from `pool`, which the sink may refill.
 ///
 /// Inputs beyond 4 GiB (which a tendril cannot hold, and which html5ever rejects by panicking)
 /// are cut at the last character boundary before that.
-pub(crate) fn tokenize<S: TokenSink>(input: &str, sink: &S) {
+pub(crate) fn tokenize_with<S: TokenSink>(input: &str, sink: &S, pool: &AttrPool) {
     let mut end = input.len().min(u32::MAX as usize);
     while !input.is_char_boundary(end) {
         end -= 1;
@@ -59,9 +67,36 @@ pub(crate) fn tokenize<S: TokenSink>(input: &str, sink: &S) {
         special: Cursor::new(text.as_bytes()),
         names: Names::new(),
         seen: HashSet::new(),
+        pool,
     };
     lexer.run();
     sink.end();
+}
+
+/// Attribute vectors the tree builder is done with, for the lexer to fill again: a page then
+/// allocates a few of them instead of one per tag with attributes.
+#[derive(Default)]
+pub(crate) struct AttrPool(RefCell<Vec<Vec<Attribute>>>);
+
+impl AttrPool {
+    /// Vectors kept at most (html5ever holds on to few tags at a time).
+    const KEEP: usize = 8;
+
+    fn take(&self) -> Vec<Attribute> {
+        self.0.borrow_mut().pop().unwrap_or_default()
+    }
+
+    /// Hand back a tag's attributes once they are stored elsewhere.
+    pub(crate) fn give(&self, mut attrs: Vec<Attribute>) {
+        if attrs.capacity() == 0 {
+            return;
+        }
+        attrs.clear();
+        let mut pool = self.0.borrow_mut();
+        if pool.len() < Self::KEEP {
+            pool.push(attrs);
+        }
+    }
 }
 
 /// The states in which the tokenizer reads text (every other state lives inside one call).
@@ -100,21 +135,23 @@ struct Src<'a> {
 impl Src<'_> {
     /// `text[a..b]` as a tendril sharing the input's buffer.
     fn sub(&self, a: usize, b: usize) -> StrTendril {
-        let Some(slice) = self.text.get(a..b) else {
-            return StrTendril::new();
-        };
-        if slice.len() <= 8 {
+        let len = b.saturating_sub(a);
+        if len <= 8 {
             // Tendrils this short are stored inline anyway.
-            return StrTendril::from_slice(slice);
+            return self
+                .text
+                .get(a..b)
+                .map_or_else(StrTendril::new, StrTendril::from_slice);
         }
-        // `try_subtendril` re-checks bounds and character boundaries that `get` just
-        // proved; it costs a little (~2 % of parsing) and keeps the crate free of `unsafe`.
-        match (u32::try_from(a), u32::try_from(slice.len())) {
-            (Ok(offset), Ok(len)) => match self.base.try_subtendril(offset, len) {
-                Ok(t) => t,
-                Err(_) => StrTendril::from_slice(slice),
-            },
-            _ => StrTendril::from_slice(slice),
+        // `try_subtendril` checks bounds and character boundaries (what `str::get` would; the
+        // checks cost ~2 % of parsing and keep the crate free of `unsafe`): a range it refuses
+        // is not text of the input.
+        match (u32::try_from(a), u32::try_from(len)) {
+            (Ok(offset), Ok(len)) => self
+                .base
+                .try_subtendril(offset, len)
+                .unwrap_or_else(|_| StrTendril::new()),
+            _ => StrTendril::new(),
         }
     }
 }
@@ -215,6 +252,8 @@ const LINE: u64 = 1;
 /// table again (`LocalName::from` is a SipHash and a table probe).
 struct Names {
     slots: Vec<Slot>,
+    /// Names made without the table so far (see [`Names::get`]).
+    uncached: u8,
 }
 
 #[derive(Default)]
@@ -226,16 +265,24 @@ struct Slot {
 
 const NAME_SLOT: usize = 22;
 const NAME_SLOTS: usize = 256;
+/// Names made before the table is: most pages use only names [`atoms`] knows and a handful of
+/// others, for which making the 8 KB table costs more than it saves.
+const UNCACHED: u8 = 8;
 
 impl Names {
-    /// No slots yet: most pages only use names [`atoms`] knows, so the table is made on the
-    /// first other name rather than for every document.
     fn new() -> Names {
-        Names { slots: Vec::new() }
+        Names {
+            slots: Vec::new(),
+            uncached: 0,
+        }
     }
 
     fn get(&mut self, raw: &str) -> LocalName {
         if self.slots.is_empty() {
+            if self.uncached < UNCACHED {
+                self.uncached += 1;
+                return LocalName::from(raw);
+            }
             self.slots = std::iter::repeat_with(Slot::default)
                 .take(NAME_SLOTS)
                 .collect();
@@ -322,6 +369,7 @@ struct Lexer<'a, S> {
     /// Attribute names of the current tag once it has many (duplicate check).
     seen: HashSet<LocalName>,
     names: Names,
+    pool: &'a AttrPool,
 }
 
 impl<S: TokenSink> Lexer<'_, S> {
@@ -776,6 +824,9 @@ impl<S: TokenSink> Lexer<'_, S> {
         if dup {
             *duplicate = true;
         } else {
+            if attrs.capacity() == 0 {
+                *attrs = self.pool.take();
+            }
             attrs.push(Attribute {
                 name: QualName::new(None, ns!(), name),
                 value,

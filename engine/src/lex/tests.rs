@@ -762,6 +762,18 @@ fn all_edge_cases_agree(same: fn(&str) -> Result<(), String>) {
     );
 }
 
+/// `depth` skips counting the tree builder's handles while they cannot have reached its cap;
+/// in unit tests it checks that bound at every start tag (see `Capped::over_cap`).
+#[test]
+fn handle_bound_holds_on_corpus_and_edge_cases() {
+    for (_, html) in &corpus_pages() {
+        crate::dom::Dom::parse(html);
+    }
+    for case in cases() {
+        crate::dom::Dom::parse(&case);
+    }
+}
+
 #[test]
 fn edge_case_tokens_match_html5ever() {
     all_edge_cases_agree(same_tokens);
@@ -787,6 +799,15 @@ proptest! {
         if let Err(e) = same_tree(&input) {
             prop_assert!(false, "{}", e);
         }
+    }
+
+    #[test]
+    fn long_tag_soup_keeps_the_handle_bound(
+        input in prop::collection::vec(prop::sample::select(FRAGMENTS), 0..600)
+            .prop_map(|v| v.concat())
+    ) {
+        // The bound itself is asserted inside (see `handle_bound_holds_on_corpus_and_edge_cases`).
+        crate::dom::Dom::parse(&input);
     }
 
     #[test]
