@@ -474,6 +474,10 @@ impl<'a> Scanner<'a> {
     /// lower-case ASCII letters, ending before anything but a letter, a mark or an apostrophe.
     /// Cut and costed as the general loop of [`Self::word`] would; `false` (nothing read) if
     /// the word is not that simple.
+    // This, `lower_run`, `add_lower_word` and `punct` run once or more per word: forced
+    // inline into the scanning loop. Calls cost several times more in V8 (Envoy) than
+    // natively; measured there: the estimate 11 % faster on the 10 KB page (natively 4–10 %).
+    #[inline(always)]
     fn lower_word(&mut self, prefix: Prefix) -> bool {
         match self.next {
             None => self.add_lower_word(prefix, 1),
@@ -491,6 +495,7 @@ impl<'a> Scanner<'a> {
     /// character between a word and that space (each cut and costed as the main loop would,
     /// with the same look-ahead after it), and return `true`; `false` (nothing read) if the
     /// first word goes on.
+    #[inline(always)]
     fn lower_run(&mut self, prefix: Prefix, before: u64) -> bool {
         let text = self.rest.as_str();
         let b = text.as_bytes();
@@ -524,6 +529,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Cost a word of `letters` lower-case ASCII letters.
+    #[inline(always)]
     fn add_lower_word(&mut self, prefix: Prefix, letters: u64) {
         if self.context.0 == 0 {
             // No language context (English and the like): the word adds no context term, and
@@ -659,6 +665,7 @@ impl<'a> Scanner<'a> {
 
     /// Punctuation and symbols. A lone one right before a letter is that word's prefix;
     /// otherwise the run, with its leading space and trailing line breaks, is one piece.
+    #[inline(always)]
     fn punct(&mut self, first: char, leading_space: bool) {
         match self.next {
             Some((_, info))

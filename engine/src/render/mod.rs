@@ -50,6 +50,7 @@ pub fn render_after(
         last_code: None,
         code_span: String::new(),
         code_raw: String::new(),
+        pre_buf: String::new(),
         code_space: false,
         code_after_link: false,
         code_start: usize::MAX,
@@ -223,6 +224,9 @@ struct Renderer<'a> {
     code_span: String,
     /// Scratch buffer for a code span's raw content.
     code_raw: String,
+    /// The text buffer of the last `<pre>`, emptied, for the next one: code blocks are
+    /// written text node by text node (a highlighter's spans), and each would grow a new one.
+    pre_buf: String,
     /// The open code element holds white space (all of it, if the span stays empty).
     code_space: bool,
     /// The open code element's text so far follows a link inside it (Javadoc's
@@ -244,33 +248,30 @@ struct Renderer<'a> {
 }
 
 impl Renderer<'_> {
+    /// Render the subtree of `root`, in document order, with a loop (never recursion).
     fn walk(&mut self, root: NodeId) {
-        if !self.enter(root) {
-            return;
-        }
+        // One call site of `enter`, forced inline: it runs once per node, and a call costs
+        // several times more in V8 (Envoy) than natively (measured there: render 3 % faster).
         let mut node = root;
         'outer: loop {
-            let first = self.dom.node(node).first_child;
-            if first != NONE && self.descends(node) {
-                node = first;
-                if self.enter(node) {
+            if self.enter(node) {
+                // An element with its frame on the stack: its children next, if any.
+                let first = self.dom.node(node).first_child;
+                if first != NONE {
+                    node = first;
                     continue;
                 }
-            } else if node == root {
                 self.exit(node);
+            }
+            if node == root {
                 return;
-            } else if self.is_element(node) {
-                self.exit(node);
             }
             // Move to the next sibling, leaving finished ancestors on the way up.
             loop {
                 let n = self.dom.node(node);
                 if n.next != NONE {
                     node = n.next;
-                    if self.enter(node) {
-                        continue 'outer;
-                    }
-                    continue;
+                    continue 'outer;
                 }
                 node = n.parent;
                 if node == NONE {
@@ -284,17 +285,9 @@ impl Renderer<'_> {
         }
     }
 
-    fn is_element(&self, id: NodeId) -> bool {
-        matches!(self.dom.node(id).kind, Kind::Element { .. })
-    }
-
-    /// Whether the walk goes into an entered element's children (void and dropped content no).
-    fn descends(&self, id: NodeId) -> bool {
-        matches!(self.frames.last(), Some((n, _)) if *n == id)
-    }
-
     /// Enter a node. Returns true when the node was entered as an element whose frame is now
     /// on the stack (its children are walked, then `exit` is called).
+    #[inline(always)]
     fn enter(&mut self, id: NodeId) -> bool {
         let (tag, present) = match self.dom.node(id).kind {
             Kind::Text { .. } => {
@@ -455,6 +448,9 @@ impl Renderer<'_> {
         }
     }
 
+    // Once per text node: inlined, as `strip_controls` into it. A call costs several times
+    // more in V8 (Envoy) than natively; measured there: render 0.3–0.45 µs less on 10 KB.
+    #[inline(always)]
     fn text(&mut self, s: &str) {
         let s = &*strip_controls(s);
         if let Some(pre) = &mut self.pre {
@@ -894,7 +890,7 @@ impl Renderer<'_> {
                     self.w.begin_block(false);
                 }
                 self.pre = Some(PreState {
-                    buf: String::new(),
+                    buf: std::mem::take(&mut self.pre_buf),
                     lang,
                     depth: 1,
                     code_child: false,
@@ -1511,9 +1507,18 @@ impl Renderer<'_> {
             return;
         }
         let Some(pre) = self.pre.take() else { return };
+        self.write_pre(&pre.buf, &pre.lang);
+        let mut buf = pre.buf;
+        buf.clear();
+        self.pre_buf = buf;
+    }
+
+    /// Write the text of a `<pre>` in language `lang`: a code block, or a code span where
+    /// blocks flatten.
+    fn write_pre(&mut self, buf: &str, lang: &str) {
         // The parser already dropped the one newline that may follow `<pre>`: leading blank
         // lines left are content. Trailing white space is not.
-        let code = pre.buf.trim_end_matches(['\n', ' ', '\t', '\r']);
+        let code = buf.trim_end_matches(['\n', ' ', '\t', '\r']);
         if code.trim().is_empty() {
             return;
         }
@@ -1529,13 +1534,13 @@ impl Renderer<'_> {
             self.close(NONE, Exit::Code(at));
             return;
         }
-        let fence_char = if pre.lang.contains('`') { b'~' } else { b'`' };
+        let fence_char = if lang.contains('`') { b'~' } else { b'`' };
         let run = longest_run(code, fence_char).max(2) + 1;
         let fence = String::from_utf8(vec![fence_char; run]).unwrap_or_else(|_| "```".into());
         let mut lines = Vec::with_capacity(code.len() / 32 + 2);
-        let mut open = String::with_capacity(fence.len() + pre.lang.len());
+        let mut open = String::with_capacity(fence.len() + lang.len());
         open.push_str(&fence);
-        open.push_str(&pre.lang);
+        open.push_str(lang);
         lines.push(open.as_str());
         // A CR (`&#13;`; the parser already turned source CRs into LF) is a line break to
         // a browser and to a Markdown reader alike: make it one, not a raw control character.
@@ -1951,6 +1956,7 @@ fn is_collapsed(s: &str) -> bool {
 
 /// Control characters (C0 but tab and line breaks, DEL, C1) are not text: in a terminal or a
 /// prompt they are escape sequences.
+#[inline(always)]
 fn strip_controls(s: &str) -> std::borrow::Cow<'_, str> {
     // Zero-width space and BOM are invisible too; they only cost tokens.
     let is_control = |c: char| {
