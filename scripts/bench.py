@@ -436,7 +436,7 @@ def warm_up(envoy: Envoy, rounds: int) -> None:
 # the 3 % overhead target; the instructions Envoy executes per request do not vary. Each
 # Envoy runs under callgrind (user space only: the kernel's share of a request is the same
 # with and without the filter), serves INSTR_WARM requests, then the counters are zeroed and
-# INSTR_REQUESTS more requests, one keep-alive HTTP/1.1 client, are counted.
+# instr_requests() more requests, one keep-alive HTTP/1.1 client, are counted.
 
 INSTR_WARM = 200
 
