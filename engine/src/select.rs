@@ -9,6 +9,10 @@
 //!    boilerplate (share bars, related links, comments, cookie banners, ads) are dropped.
 //!
 //! Everything is computed with flat passes over a pre-order list of nodes: no recursion.
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
+
 use crate::dom::{Attr, Dom, Kind, NodeId, Tag, DOCUMENT, NONE};
 
 /// What to render: `roots` in document order, minus the `dropped` subtrees.
@@ -582,78 +586,40 @@ const ID_PREFIXES: &[&str] = &[
     "navbar",
 ];
 
-/// A fixed list of lower-case ASCII words searched for as substrings, ignoring ASCII case
-/// (the lists are matched against the class of every element of a page). Per position in the
-/// searched text, `first` tells which words start with its byte (bit `k`: `words[k]`) and
-/// `second` which have the next byte second: two table look-ups, and only words whose first
-/// two bytes are there are compared. Built at compile time: no automaton to build on the first
-/// request of a VM.
-struct Substrings {
-    words: &'static [&'static str],
-    first: [u64; 256],
-    second: [u64; 256],
+/// One case-insensitive pass over a class value for all of `words` (the lists are matched
+/// against every element of a page).
+fn substr_matcher(
+    cell: &'static OnceLock<Option<AhoCorasick>>,
+    words: &[&str],
+) -> Option<&'static AhoCorasick> {
+    cell.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(words)
+            .ok()
+    })
+    .as_ref()
 }
 
-impl Substrings {
-    const fn new(words: &'static [&'static str]) -> Substrings {
-        assert!(words.len() <= 64, "one bit per word");
-        let mut first = [0u64; 256];
-        let mut second = [0u64; 256];
-        let mut k = 0;
-        while k < words.len() {
-            let w = words[k].as_bytes();
-            assert!(w.len() >= 2, "the filter reads two bytes");
-            let mut i = 0;
-            while i < w.len() {
-                assert!(
-                    w[i].is_ascii() && !w[i].is_ascii_uppercase(),
-                    "words are lower-case ASCII"
-                );
-                i += 1;
-            }
-            first[w[0] as usize] |= 1 << k;
-            first[w[0].to_ascii_uppercase() as usize] |= 1 << k;
-            second[w[1] as usize] |= 1 << k;
-            second[w[1].to_ascii_uppercase() as usize] |= 1 << k;
-            k += 1;
+fn contains_any(cell: &'static OnceLock<Option<AhoCorasick>>, words: &[&str], s: &str) -> bool {
+    match substr_matcher(cell, words) {
+        Some(ac) => ac.is_match(s),
+        // Unreachable with these fixed lists; the plain scan gives the same answer.
+        None => {
+            let lower = s.to_ascii_lowercase();
+            words.iter().any(|w| lower.contains(w))
         }
-        Substrings {
-            words,
-            first,
-            second,
-        }
-    }
-
-    /// Whether `s` contains one of the words, ignoring ASCII case.
-    fn found_in(&self, s: &str) -> bool {
-        let b = s.as_bytes();
-        b.windows(2).enumerate().any(|(i, pair)| {
-            let &[c, d] = pair else { return false };
-            let mut starting = self.first[usize::from(c)] & self.second[usize::from(d)];
-            while starting != 0 {
-                let k = starting.trailing_zeros() as usize;
-                starting &= starting - 1;
-                let found = self.words.get(k).is_some_and(|w| {
-                    b.get(i..i + w.len())
-                        .is_some_and(|t| t.eq_ignore_ascii_case(w.as_bytes()))
-                });
-                if found {
-                    return true;
-                }
-            }
-            false
-        })
     }
 }
 
-static NEGATIVE: Substrings = Substrings::new(NEGATIVE_SUBSTR);
-static POSITIVE: Substrings = Substrings::new(POSITIVE_SUBSTR);
+static NEGATIVE: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+static POSITIVE: OnceLock<Option<AhoCorasick>> = OnceLock::new();
 
 fn is_negative(words: &str) -> bool {
     if words.is_empty() {
         return false;
     }
-    NEGATIVE.found_in(words) || has_negative_token(words)
+    contains_any(&NEGATIVE, NEGATIVE_SUBSTR, words) || has_negative_token(words)
 }
 
 /// Whether a run of ASCII letters and digits in `words` is one of [`NEGATIVE_TOKENS`]. Cut on
@@ -681,7 +647,7 @@ fn class_weight(dom: &Dom, id: NodeId) -> f32 {
     if class_words(dom, id).any(is_negative) {
         w -= 25.0;
     }
-    if class_words(dom, id).any(|v| POSITIVE.found_in(v)) {
+    if class_words(dom, id).any(|v| contains_any(&POSITIVE, POSITIVE_SUBSTR, v)) {
         w += 25.0;
     }
     w
@@ -1171,8 +1137,7 @@ fn introduced(dom: &Dom, n: NodeId) -> bool {
 mod tests {
     use super::*;
 
-    /// What the substring lists meant before [`Substrings`]: the lower-cased text contains
-    /// one of the words.
+    /// What the substring lists mean: the lower-cased text contains one of the words.
     fn contains_lowered(words: &[&str], s: &str) -> bool {
         let lower = s.to_ascii_lowercase();
         words.iter().any(|w| lower.contains(w))
@@ -1198,12 +1163,12 @@ mod tests {
             "\u{130}menu",
         ] {
             assert_eq!(
-                NEGATIVE.found_in(s),
+                contains_any(&NEGATIVE, NEGATIVE_SUBSTR, s),
                 contains_lowered(NEGATIVE_SUBSTR, s),
                 "{s:?}"
             );
             assert_eq!(
-                POSITIVE.found_in(s),
+                contains_any(&POSITIVE, POSITIVE_SUBSTR, s),
                 contains_lowered(POSITIVE_SUBSTR, s),
                 "{s:?}"
             );
@@ -1227,11 +1192,11 @@ mod tests {
         ) {
             let s = format!("{}{tail}", pieces.concat());
             proptest::prop_assert_eq!(
-                NEGATIVE.found_in(&s),
+                contains_any(&NEGATIVE, NEGATIVE_SUBSTR, &s),
                 contains_lowered(NEGATIVE_SUBSTR, &s)
             );
             proptest::prop_assert_eq!(
-                POSITIVE.found_in(&s),
+                contains_any(&POSITIVE, POSITIVE_SUBSTR, &s),
                 contains_lowered(POSITIVE_SUBSTR, &s)
             );
         }
