@@ -12,14 +12,13 @@ What it must do, checked here over HTTP/1.1, h2c and h2 over TLS:
   itself negotiates to Markdown.
 
 Why the config looks the way it does (Envoy 1.40's cache filters cannot store `Vary: Accept`)
-is in its header comment. `test_hit_latency` measures hits against misses (run with `-s` to
-see the numbers; `make bench-cache` records them in docs/BENCHMARKS.md).
+is in its header comment. How fast hits are against misses is measured, not asserted here:
+`make bench-cache` records it in docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations
 
 import hashlib
-import statistics
 import time
 import uuid
 from urllib.parse import quote
@@ -28,7 +27,7 @@ import pytest
 
 import harness
 from checks import assert_converted
-from harness import MARKDOWN_CT, Envoy, KeepAliveClient, MdConvert, Origins, Proxy
+from harness import MARKDOWN_CT, Envoy, MdConvert, Origins, Proxy
 
 ORIGIN_RQ = "cluster.origin.upstream_rq_total"
 CONVERTED = "wasmcustom.markdown.converted"
@@ -347,44 +346,3 @@ def test_hit_and_miss_are_logged(ch1: Proxy, cache_envoy: Envoy, page: str) -> N
     assert all(x["route"] == "markdown" for x in front)
     # Only the miss reached the filter.
     assert len(inner) == 1 and inner[0]["markdown"] == "converted", lines
-
-
-def p50_ms(fetch, n: int) -> float:
-    times = []
-    for i in range(n):
-        start = time.perf_counter()
-        fetch(i)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
-
-
-def test_hit_latency(cache_envoy: Envoy, envoy: Envoy, page: str) -> None:
-    """p50 of 200 sequential requests each, one HTTP/1.1 keep-alive client per Envoy: misses
-    (a fresh URL each: origin fetch, conversion, insertion), hits (one URL), and the same page
-    through envoy/envoy.yaml (no cache: fetched and converted every time). Run with -s to see
-    the numbers."""
-    n = 200
-    cached, plain = KeepAliveClient(cache_envoy.http_port), KeepAliveClient(envoy.http_port)
-
-    def get(client: KeepAliveClient, path: str) -> None:
-        status, headers, _ = client.get(path, "text/markdown")
-        assert status == 200 and headers["content-type"] == MARKDOWN_CT
-
-    try:
-        misses = [page_path(page) for _ in range(n)]
-        # envoy.yaml's memo would answer one repeated URL from memory: a fresh URL each time
-        # is what "fetched and converted every time" means there.
-        plains = [page_path(page) for _ in range(n)]
-        hit_path, plain_path = page_path(page), page_path(page)
-        for _ in range(20):  # warm up: the entry, the connections, the VMs
-            get(cached, hit_path)
-            get(plain, plain_path)
-        miss = p50_ms(lambda i: get(cached, misses[i]), n)
-        hit = p50_ms(lambda i: get(cached, hit_path), n)
-        uncached = p50_ms(lambda i: get(plain, plains[i]), n)
-    finally:
-        cached.close()
-        plain.close()
-    print(f"\ncache latency, {page}, p50 of {n} sequential requests, one h1 keep-alive client: "
-          f"envoy.yaml {uncached:.2f} ms, cache miss {miss:.2f} ms, cache hit {hit:.2f} ms")
-    assert hit < uncached and hit < miss
