@@ -23,14 +23,15 @@ Knobs (environment):
     BENCH_COMPARE_SECONDS=45    rounds of the interleaved peer bench, all groups (quick: 8)
     BENCH_LARGE_ITERATIONS=2000 large conversions per Envoy in the RSS phase (two batches, each
                                 stopped after BENCH_BATCH_MAX=3m on a slow machine)
-    BENCH_PORT_BASE=18000       ports: origins base+81/82; Envoys base, base+1000, base+2000
-                                (each http +0, https +443, admin +901)
+    BENCH_PORT_BASE=18000       ports: origins base+81/82; Envoys base, base+1000, ...,
+                                base+10000 (each http +0, https +443, admin +901)
     SOAK_DURATION=10m  SOAK_VUS=8  SOAK_SAMPLE_SECONDS=5
     CARGO_TARGET_DIR, MD_FILTER_WASM, MD_ORIGIN_BIN, MD_CONVERT_BIN, ENVOY_PATH, K6: other builds
 
 Envoy runs directly (not through func-e) so its pid is the one whose RSS and CPU time are read
 from /proc. Its configurations are derived from envoy/envoy.yaml by the integration harness's
-derive_config (ports and paths only); the baseline additionally drops the Wasm filter.
+derive_config (ports and paths only); the baseline additionally drops the Wasm filter, the
+routevary Envoys swap markdown.vary for route-level Vary (harness.route_level_vary).
 """
 
 from __future__ import annotations
@@ -117,8 +118,24 @@ OVERHEAD_CELLS = (
     ("large", "h1", 10, OVERHEAD_REPEATS),
 )
 TARGET_OVERHEAD_P50_US = 50.0
+# The overhead pair that also runs routevary-1w (route-level Vary instead of markdown.vary).
+ROUTEVARY_CELL = ("small", "h1", 1)
 # Plugin configuration of convert-1w: the conversion memo off, so every request converts.
 NO_MEMO = {"memo_bytes": 0}
+
+
+def interleave(sides: list, rep: int) -> list:
+    """The order of an overhead pair's sides in repetition `rep` (from 1; 0 may hold fewer
+    sides): reversed on odd repetitions, forward on even ones, rotated by one every two. Over
+    the c=1 pair's 8 repetitions each two sides come in either order 4 times and each of 4
+    sides goes first twice; the pairs measured in repetitions 1 and 2 only keep the plain
+    reversed-then-forward order."""
+    if not sides:
+        return []
+    k = ((rep - 1) // 2) % len(sides)
+    order = sides[k:] + sides[:k]
+    return order if rep % 2 == 0 else order[::-1]
+
 
 # The NGINX markdown module's published baseline (PERFORMANCE baseline of 2026-02-26: Apple M4
 # Pro, NGINX 1.28.2, worker_processes 1, `ab` over loopback, 3 runs averaged; its "medium" page
@@ -298,6 +315,9 @@ class Envoy:
     with_filter: bool = True
     # False: the filter without the Accept gate (it then sees every request, as on Istio).
     gate: bool = True
+    # True: Vary: Accept from route `other` instead of the markdown.vary filter
+    # (docs/DEPLOYMENT.md, "The Accept gate"; harness.route_level_vary).
+    route_vary: bool = False
     # The shipped config it is derived from (None: envoy/envoy.yaml).
     base_yaml: Path | None = None
     # The plugin configuration (None: the shipped one, all defaults).
@@ -335,7 +355,13 @@ class Envoy:
     def write_config(self, workdir: Path, origin_ports: list[int]) -> Path:
         # The integration harness owns the envoy.yaml → runnable config derivation.
         sys.path.insert(0, str(REPO / "tests/integration"))
-        from harness import ENVOY_YAML, derive_config, remove_filters, write_config
+        from harness import (
+            ENVOY_YAML,
+            derive_config,
+            remove_filters,
+            route_level_vary,
+            write_config,
+        )
 
         cfg = derive_config(
             http_port=self.http_port,
@@ -350,6 +376,8 @@ class Envoy:
             remove_filters(cfg, gate_only=False)
         elif not self.gate:
             remove_filters(cfg, gate_only=True)
+        if self.route_vary:
+            route_level_vary(cfg)
         return write_config(cfg, workdir / f"envoy-{self.name}.yaml")
 
     def start(self, procs: Procs, workdir: Path, origin_ports: list[int]) -> None:
@@ -490,6 +518,7 @@ def count_instructions(
         (Envoy("filter-vg", base + 1000, 1, cpus), ("text/html", "text/markdown")),
         (Envoy("ungated-vg", base + 2000, 1, cpus, gate=False), ("text/html",)),
         (Envoy("convert-vg", base + 3000, 1, cpus, plugin_config=NO_MEMO), ("text/markdown",)),
+        (Envoy("routevary-vg", base + 4000, 1, cpus, route_vary=True), ("text/html",)),
     )
     counts: dict[str, dict[str, float]] = {}
     for envoy, accepts in runs:
@@ -913,7 +942,10 @@ def cmd_run(_: argparse.Namespace) -> int:
         ungated = Envoy("ungated-1w", base + 3000, 1, envoy_core, gate=False)
         # The conversion memo off: every Markdown request runs the engine.
         convert = Envoy("convert-1w", base + 4000, 1, envoy_core, plugin_config=NO_MEMO)
-        envoys = (filter1, baseline, filter2, ungated, convert)
+        # Vary from the route instead of markdown.vary; only in the small page's h1 c=1 pair.
+        # (base+5000.. are phase E's callgrind Envoys, started while these still run.)
+        routevary = Envoy("routevary-1w", base + 10000, 1, envoy_core, route_vary=True)
+        envoys = (filter1, baseline, filter2, ungated, convert, routevary)
         for e in envoys:
             e.start(procs, OUT, origin_ports)
         for e in envoys:
@@ -1000,7 +1032,8 @@ def cmd_run(_: argparse.Namespace) -> int:
         # slow stretch of this shared vCPU (its speed switches between two modes every few
         # seconds) cannot decide a verdict alone: targets use the median of all runs.
         # The filter without the Accept gate (what Istio runs) joins every repetition, so its
-        # overhead is measured the same way, for information.
+        # overhead is measured the same way, for information; so does route-level Vary
+        # (routevary-1w) in the small page's h1 c=1 pair.
         set_affinity(origin.pid, {int(client_core)} if client_core else all_cpus)
         for rep in range(max(n for *_, n in OVERHEAD_CELLS)):
             for size, proto, vus, repeats in OVERHEAD_CELLS:
@@ -1011,7 +1044,9 @@ def cmd_run(_: argparse.Namespace) -> int:
                     (f"passthrough_{size}", filter1),
                 ] if rep else []
                 pair.append((f"passthrough_{size}", ungated))
-                for name, envoy in pair if rep % 2 == 0 else reversed(pair):
+                if (size, proto, vus) == ROUTEVARY_CELL:
+                    pair.append((f"passthrough_{size}", routevary))
+                for name, envoy in interleave(pair, rep):
                     cell(name, "passthrough", size, proto, vus, envoy, f"overhead-{rep}", reuse=False)
                 # The small page's Markdown beside its passthrough runs above: the 0.40× ratio
                 # targets use the medians of both (the c=1 pair's extra runs are for the
@@ -1811,6 +1846,19 @@ def targets_section(r: dict) -> str:
                     "–",
                 ]
             )
+        rv = median_cell(
+            cells, name=f"passthrough_{size}", proto=proto, vus=vus, envoy="routevary-1w"
+        )
+        route_vary = overhead(rv, bl)
+        if route_vary is not None:
+            rows.append(
+                [
+                    "(for information) Vary from the route instead of markdown.vary "
+                    f"({size}, {proto}, c={vus})",
+                    route_vary[2],
+                    "–",
+                ]
+            )
     per = (r.get("instructions") or {}).get("per_request") or {}
     bl_i = (per.get("baseline-1w") or {}).get("passthrough")
     pt_i = (per.get("filter-1w") or {}).get("passthrough")
@@ -2479,10 +2527,13 @@ def instructions_section(r: dict) -> str:
     per = ins["per_request"]
     base = (per.get("baseline-1w") or {}).get("passthrough")
     filt = (per.get("filter-1w") or {}).get("passthrough")
+    route = (per.get("routevary-1w") or {}).get("passthrough")
     what = {
         ("baseline-1w", "passthrough"): "no filter (the baseline)",
         ("filter-1w", "passthrough"): "shipped config, HTML requested: not converted",
         ("ungated-1w", "passthrough"): "filter without the Accept gate, HTML requested",
+        ("routevary-1w", "passthrough"): "Vary from route `other` instead of `markdown.vary`, "
+        "HTML requested",
         ("filter-1w", "markdown"): "shipped config, Markdown requested: served by the memo",
         ("convert-1w", "markdown"): "memo off, Markdown requested: converted every time",
     }
@@ -2519,6 +2570,12 @@ def instructions_section(r: dict) -> str:
             if base and filt
             else ""
         )
+        + (
+            f" With Vary from the route instead (Vary: Accept on every response of route "
+            f"`other`, docs/DEPLOYMENT.md, \"The Accept gate\"): {(route / base - 1) * 100:+.1f}%."
+            if base and route
+            else ""
+        )
         + "\n"
     )
 
@@ -2551,7 +2608,8 @@ def write_doc(r: dict) -> None:
         else ""
     )
     cores = (
-        "filter-1w, baseline-1w, ungated-1w and convert-1w are pinned to core 0 (`taskset -c 0`); k6 and "
+        "filter-1w, baseline-1w, ungated-1w, convert-1w and routevary-1w are pinned to core 0 "
+        "(`taskset -c 0`); k6 and "
         "the origin to core 1 for every 1-worker cell. filter-2w is unpinned, and for its cells k6 and the "
         "origin are unpinned too: all three share both cores."
         if r.get("pinned")
@@ -2614,19 +2672,22 @@ took {fmt(r.get("minutes"), 1)} minutes.
 ## Method
 
 - **Processes.** One origin process (`target/release/origin`, two listeners = the two endpoints of
-  Envoy's round-robin cluster) serving `corpus/`. Five Envoys run directly (not through func-e)
+  Envoy's round-robin cluster) serving `corpus/`. Six Envoys run directly (not through func-e)
   from configurations derived from `envoy/envoy.yaml` by the integration harness (ports and file
   paths only): **filter-1w** (`--concurrency 1`), **baseline-1w** — the same configuration with the
   Wasm filter and `markdown.vary` removed from `http_filters` (and from the routes'
   `typed_per_filter_config`), everything else (the Accept gate's two routes, compressors, buffer
   limits, timeouts) identical — **filter-2w** (`--concurrency 2`) and **ungated-1w**, the filter
   without the Accept gate (every request enters the Wasm VM, as on Istio), measured only in the
-  not-converted overhead pairs, for information, and **convert-1w**, filter-1w with the plugin
+  not-converted overhead pairs, for information, **convert-1w**, filter-1w with the plugin
   option `memo_bytes: 0`: the conversion memo off, so every Markdown request runs the engine
-  (`convert_*` cells). filter-1w runs the shipped defaults, whose memo answers a repeat of the same
-  page bytes at the same URL from memory (k6 fetches one page over and over, so after the first
-  request every `markdown_small`/`markdown_medium` request there is a memo hit; the ~1.2 MB page
-  is too big for the default 8 MiB memo, so `markdown_large` converts every time too). Both
+  (`convert_*` cells), and **routevary-1w**, filter-1w with `Vary: Accept` added by route
+  `other` (`response_headers_to_add`) instead of the `markdown.vary` filter (docs/DEPLOYMENT.md,
+  "The Accept gate"), measured only in the small page's h1 c=1 overhead pair, for information.
+  filter-1w runs the shipped defaults, whose memo answers a repeat of the same page bytes at the
+  same URL from memory (k6 fetches one page over and over, so after the first request every
+  `markdown_small`/`markdown_medium` request there is a memo hit; the ~1.2 MB page is too big
+  for the default 8 MiB memo, so `markdown_large` converts every time too). Both
   are shown: the memo is what an operator gets, convert-1w is what the engine costs.{access_log}
 - **Cores.** {cores}
 - **Client.** k6 (`bench/k6/bench.js`), one cell per scenario × page × protocol × concurrency,
@@ -2657,8 +2718,9 @@ took {fmt(r.get("minutes"), 1)} minutes.
   difference under ~1.6×. The not-converted overhead pairs (small page h1 c=10, h2 c=10;
   medium and large page h1 c=10) therefore run {OVERHEAD_REPEATS} times and the small page's
   h1 c=1 pair {OVERHEAD_REPEATS_C1} times (one client is latency-bound: single runs of one Envoy
-  spread over ±20 %), interleaved and
-  alternating which side goes first, and their verdicts use the median of each side; so do the
+  spread over ±20 %), interleaved — each repetition reverses the order of the one before and
+  every second one also rotates it, so each side goes first about equally often — and their
+  verdicts use the median of each side; so do the
   small page's Markdown cells beside them (the 0.40× ratio targets) and the 1.2 MB page at
   c=1 (its p50 target, the median of the runs' p50s). Instruction counts (below, under
   valgrind when it is installed) do not depend on the speed mode at all.

@@ -8,6 +8,7 @@ Envoy instances are started lazily and shared by every test of the session:
     off      conditional "off"
     trap     the test-trap build, concurrency 1 (failure_policy tests)
     cache    envoy/envoy.cache.yaml (HTTP cache in front of the filter; test_cache.py only)
+    routevary  Vary from route `other` instead of markdown.vary (test_route_vary.py only)
 
 On a failing test the tail of every running Envoy's log is attached to the report.
 """
@@ -91,6 +92,9 @@ class Envoys:
             kw.update(wasm=harness.TRAP_WASM, concurrency=1)
         elif name == "cache":
             kw["base"] = harness.CACHE_YAML
+        elif name == "routevary":
+            # The alternative of docs/DEPLOYMENT.md, "The Accept gate".
+            kw["route_vary"] = True
         elif name not in ("default", "metrics"):
             raise KeyError(name)
         envoy = Envoy(name, self.workdir, self.origins.ports, **kw)

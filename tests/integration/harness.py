@@ -17,6 +17,7 @@ overridden with an environment variable, e.g. to run the suite against another b
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import json
 import os
@@ -291,6 +292,49 @@ def remove_filters(cfg: dict, *, gate_only: bool) -> None:
             del per[name]
 
 
+# Route-level Vary, the alternative to markdown.vary (docs/DEPLOYMENT.md, "The Accept gate"):
+# what route_level_vary() puts on route `other`. tests/integration/test_route_vary.py checks
+# that the routes it builds are exactly the YAML block of that section.
+ROUTE_VARY = [
+    {"header": {"key": "vary", "value": "Accept"}, "append_action": "APPEND_IF_EXISTS_OR_ADD"}
+]
+
+
+def route_configs(cfg: dict) -> list[dict]:
+    """The route_config of every HTTP connection manager (each one once, anchors shared)."""
+    seen: list[dict] = []
+    for listener in cfg["static_resources"]["listeners"]:
+        for chain in listener.get("filter_chains", []):
+            for f in chain["filters"]:
+                rc = f["typed_config"].get("route_config")
+                if rc is not None and all(rc is not s for s in seen):
+                    seen.append(rc)
+    return seen
+
+
+def route_level_vary(cfg: dict) -> None:
+    """The alternative of docs/DEPLOYMENT.md, "The Accept gate": no markdown.vary filter (nor
+    its per-route entries); route `other` adds Vary: Accept to every response instead (not only
+    to 200 HTML). The `disabled` FilterConfig the routes shared through markdown.vary's entry
+    stays on `other`'s `markdown` entry; a route left with no per-filter entry loses the key."""
+    for chain in http_filter_chains(cfg):
+        chain[:] = [f for f in chain if f["name"] != VARY_FILTER]
+    others = 0
+    for rc in route_configs(cfg):
+        for vh in rc.get("virtual_hosts", []):
+            for route in vh.get("routes", []):
+                per = route.get("typed_per_filter_config")
+                if per is not None:
+                    per.pop(VARY_FILTER, None)
+                    if not per:
+                        del route["typed_per_filter_config"]
+                if route.get("name") == "other":
+                    route["response_headers_to_add"] = copy.deepcopy(ROUTE_VARY)
+                    others += 1
+    if not others:
+        raise HarnessError("no route named `other` to put Vary: Accept on")
+
+
 def wasm_filter_configs(cfg: dict) -> list[dict]:
     """The PluginConfig of every markdown filter in the config (one per listener)."""
     return [
@@ -312,6 +356,7 @@ def derive_config(
     failure_policy: str | None = None,
     base: Path = ENVOY_YAML,
     gate: bool = True,
+    route_vary: bool = False,
 ) -> dict:
     """envoy/envoy.yaml (or `base`, e.g. envoy.cache.yaml) with ports, file paths and
     (optionally) the plugin config replaced.
@@ -341,6 +386,8 @@ def derive_config(
             pc["failure_policy"] = failure_policy
     if not gate:
         remove_filters(cfg, gate_only=True)
+    if route_vary:
+        route_level_vary(cfg)
     (cluster,) = [c for c in cfg["static_resources"]["clusters"] if c["name"] == "origin"]
     endpoints = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"]
     assert len(endpoints) == len(origin_ports), "envoy.yaml must list one endpoint per origin"
@@ -387,6 +434,7 @@ class Envoy:
         concurrency: int = 2,
         base: Path = ENVOY_YAML,
         gate: bool = True,
+        route_vary: bool = False,
     ):
         self.name = name
         self.dir = workdir / f"envoy-{name}"
@@ -402,6 +450,7 @@ class Envoy:
             failure_policy=failure_policy,
             base=base,
             gate=gate,
+            route_vary=route_vary,
         )
         self.config_path = write_config(self.cfg, self.dir / "envoy.yaml")
         self.log = self.dir / "envoy.log"
