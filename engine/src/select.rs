@@ -104,19 +104,9 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
     if !prune {
         return sel;
     }
-    let mut order = Vec::with_capacity(dom.nodes.len());
-    order.push(body);
-    order.extend(dom.descendants(body));
-    let flags = Flags::compute(dom, &order);
+    let (order, flags, main) = walk(dom, body);
 
     // Explicit main content: the first one (the search stops there), else a lone article.
-    let main = order.iter().copied().find(|&n| {
-        (dom.tag(n) == Some(Tag::Main)
-            || dom
-                .attr(n, Attr::Role)
-                .is_some_and(|r| r.trim().eq_ignore_ascii_case("main")))
-            && !flags.hidden[n as usize]
-    });
     if let Some(main) = main {
         sel.roots = vec![main];
         mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &[main]);
@@ -125,7 +115,7 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
     let mut articles = order
         .iter()
         .copied()
-        .filter(|&n| dom.tag(n) == Some(Tag::Article) && !flags.hidden[n as usize]);
+        .filter(|&n| dom.tag(n) == Some(Tag::Article) && !flags.hidden(n));
     if let (Some(article), None) = (articles.next(), articles.next()) {
         sel.roots = with_title(dom, &order, &flags, vec![article]);
         sel.headline = promoted_headline(dom, &sel.roots);
@@ -149,48 +139,109 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
     sel
 }
 
-/// Per-node facts inherited from ancestors, computed in one pre-order pass.
-struct Flags {
-    /// The node or an ancestor is hidden.
-    hidden: Vec<bool>,
-    /// An ancestor is an article, main or section.
-    in_semantic: Vec<bool>,
-    /// The node is inside `<pre>` or `<code>`: highlighter spans there (`class="comment"`,
-    /// `class="nav"`) are code, never boilerplate.
-    in_code: Vec<bool>,
-}
+/// Per-node facts inherited from ancestors, one bit each in the low half of a byte per node.
+struct Flags(Vec<u8>);
 
 impl Flags {
-    fn compute(dom: &Dom, order: &[NodeId]) -> Flags {
-        let n = dom.nodes.len();
-        let mut f = Flags {
-            hidden: vec![false; n],
-            in_semantic: vec![false; n],
-            in_code: vec![false; n],
-        };
-        for &id in order {
-            let p = dom.node(id).parent;
-            let (ph, ps, pc) = if p == NONE {
-                (false, false, false)
-            } else {
-                let semantic = matches!(dom.tag(p), Some(Tag::Article | Tag::Main | Tag::Section));
-                let code = matches!(
-                    dom.tag(p),
-                    Some(Tag::Pre | Tag::Code | Tag::Listing | Tag::Xmp | Tag::Samp)
-                );
-                (
-                    f.hidden[p as usize],
-                    f.in_semantic[p as usize] || semantic,
-                    f.in_code[p as usize] || code,
-                )
-            };
-            let i = id as usize;
-            f.in_code[i] = pc;
-            f.hidden[i] =
-                ph || (matches!(dom.node(id).kind, Kind::Element { .. }) && is_hidden(dom, id));
-            f.in_semantic[i] = ps;
+    /// The node or an ancestor is hidden.
+    const HIDDEN: u8 = 1;
+    /// An ancestor is an article, main or section.
+    const SEMANTIC: u8 = 2;
+    /// The node is inside `<pre>` or `<code>`: highlighter spans there (`class="comment"`,
+    /// `class="nav"`) are code, never boilerplate.
+    const CODE: u8 = 4;
+
+    /// The high half of a node's byte holds the bits it passes on to its children.
+    const PASS: u8 = 4;
+
+    /// What an element with `tag` adds to the bits its children inherit.
+    fn passed_on(tag: Option<Tag>) -> u8 {
+        match tag {
+            Some(Tag::Article | Tag::Main | Tag::Section) => Self::SEMANTIC,
+            Some(Tag::Pre | Tag::Code | Tag::Listing | Tag::Xmp | Tag::Samp) => Self::CODE,
+            _ => 0,
         }
-        f
+    }
+
+    #[inline]
+    fn has(&self, id: NodeId, bit: u8) -> bool {
+        self.0.get(id as usize).is_some_and(|f| f & bit != 0)
+    }
+
+    fn hidden(&self, id: NodeId) -> bool {
+        self.has(id, Self::HIDDEN)
+    }
+
+    fn in_semantic(&self, id: NodeId) -> bool {
+        self.has(id, Self::SEMANTIC)
+    }
+
+    fn in_code(&self, id: NodeId) -> bool {
+        self.has(id, Self::CODE)
+    }
+}
+
+/// One pre-order pass below (and including) `body`: the nodes in document order, their
+/// [`Flags`], and the first visible `<main>` / `[role=main]`. The walk follows the same links
+/// as [`Dom::descendants`], which it replaces so that each node is read once.
+fn walk(dom: &Dom, body: NodeId) -> (Vec<NodeId>, Flags, Option<NodeId>) {
+    let mut order = Vec::with_capacity(dom.nodes.len());
+    let mut flags = vec![0u8; dom.nodes.len()];
+    let mut main = None;
+    let mut id = body;
+    loop {
+        let node = dom.node(id);
+        // What the node inherits: the bits its parent passes on (stored when the parent was
+        // visited; the parent of `body` is outside the walk and is asked here).
+        let p = node.parent;
+        let mut f = if p == NONE {
+            0
+        } else if id == body {
+            Flags::passed_on(dom.tag(p))
+        } else {
+            flags.get(p as usize).map_or(0, |pf| pf >> Flags::PASS)
+        };
+        let mut pass = f;
+        if let Kind::Element { tag, hidden, .. } = node.kind {
+            if hidden {
+                f |= Flags::HIDDEN;
+            }
+            pass = f | Flags::passed_on(Some(tag));
+            if main.is_none()
+                && f & Flags::HIDDEN == 0
+                && (tag == Tag::Main
+                    || dom
+                        .attr(id, Attr::Role)
+                        .is_some_and(|r| r.trim().eq_ignore_ascii_case("main")))
+            {
+                main = Some(id);
+            }
+        }
+        let f = f | pass << Flags::PASS;
+        if let Some(slot) = flags.get_mut(id as usize) {
+            *slot = f;
+        }
+        order.push(id);
+        // Next in pre-order: the first child, else the next sibling of the nearest
+        // ancestor (up to `body`) that has one.
+        if node.first_child != NONE {
+            id = node.first_child;
+            continue;
+        }
+        loop {
+            if id == body {
+                return (order, Flags(flags), main);
+            }
+            let n = dom.node(id);
+            if n.next != NONE {
+                id = n.next;
+                break;
+            }
+            id = n.parent;
+            if id == NONE {
+                return (order, Flags(flags), main);
+            }
+        }
     }
 }
 
@@ -218,7 +269,7 @@ fn with_title(dom: &Dom, order: &[NodeId], flags: &Flags, roots: Vec<NodeId>) ->
     let h1s: Vec<NodeId> = order
         .iter()
         .copied()
-        .filter(|&n| dom.tag(n) == Some(Tag::H1) && !flags.hidden[n as usize])
+        .filter(|&n| dom.tag(n) == Some(Tag::H1) && !flags.hidden(n))
         .take(2)
         .collect();
     match (h1s.as_slice(), roots.first()) {
@@ -252,7 +303,7 @@ fn headline_block(dom: &Dom, order: &[NodeId], flags: &Flags, first: NodeId) -> 
         up = dom.node(up).parent;
     }
     order[..first_pos].iter().copied().find(|&n| {
-        if flags.hidden[n as usize]
+        if flags.hidden(n)
             || !matches!(
                 dom.tag(n),
                 Some(Tag::Div | Tag::P | Tag::H2 | Tag::H3 | Tag::Span | Tag::B | Tag::Strong)
@@ -448,7 +499,7 @@ fn comment_thread(dom: &Dom, id: NodeId) -> bool {
     }) else {
         return false;
     };
-    if dom.tag(first).is_none() {
+    if dom.tag(first).is_none() || !opens_like_a_label(dom, first) {
         return false;
     }
     let mut buf = [0u8; 40];
@@ -456,38 +507,56 @@ fn comment_thread(dom: &Dom, id: NodeId) -> bool {
         return false;
     };
     let rest = text.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
-    let comments = [
-        "comments",
-        "comment (",
-        "reader comments",
-        "responses",
-        "leave a comment",
-        "leave a reply",
-        "join the discussion",
-    ]
-    .iter()
-    .any(|p| rest.starts_with(p));
+    let comments = COMMENT_OPENINGS.iter().any(|p| rest.starts_with(p));
     // Related-story labels must be the whole label (a paragraph may well open with
     // "More from the study:"), give or take a colon or a count.
     let label = rest
         .trim_end_matches(|c: char| c.is_ascii_digit() || matches!(c, ' ' | ':' | '(' | ')' | '»'))
         .trim();
-    comments
-        || [
-            "related stories",
-            "related articles",
-            "related news",
-            "related coverage",
-            "more stories",
-            "more news",
-            "most read",
-            "most popular",
-            "you may also like",
-            "you might also like",
-            "read next",
-        ]
-        .contains(&label)
+    comments || RELATED_LABELS.contains(&label)
 }
+
+/// How a comment section's heading opens.
+const COMMENT_OPENINGS: &[&str] = &[
+    "comments",
+    "comment (",
+    "reader comments",
+    "responses",
+    "leave a comment",
+    "leave a reply",
+    "join the discussion",
+];
+/// Labels of related-story blocks.
+const RELATED_LABELS: &[&str] = &[
+    "related stories",
+    "related articles",
+    "related news",
+    "related coverage",
+    "more stories",
+    "more news",
+    "most read",
+    "most popular",
+    "you may also like",
+    "you might also like",
+    "read next",
+];
+
+/// Whether the text under `id` could start one of [`COMMENT_OPENINGS`] or [`RELATED_LABELS`]:
+/// its first character past white space and digits is one of [`LABEL_INITIALS`], in either
+/// case (no other character lower-cases to one of them). Most blocks fail here, on their
+/// first text node, before their text is lower-cased and compared.
+fn opens_like_a_label(dom: &Dom, id: NodeId) -> bool {
+    dom.descendants(id)
+        .find_map(|n| {
+            dom.text_of(n)
+                .chars()
+                .find(|c| !c.is_whitespace() && !c.is_ascii_digit())
+        })
+        .is_some_and(|c| LABEL_INITIALS.contains(&c.to_ascii_lowercase()))
+}
+
+/// The first letters of [`COMMENT_OPENINGS`] and [`RELATED_LABELS`].
+const LABEL_INITIALS: &[char] = &['c', 'j', 'l', 'm', 'r', 'y'];
 
 /// Labels that mark the block they sit in as an advertisement slot.
 const AD_LABELS: &[&str] = &[
@@ -524,17 +593,31 @@ fn class_words(dom: &Dom, id: NodeId) -> impl Iterator<Item = &str> {
 /// match by substring; ids are often derived from headings or API names (`shared-memory`,
 /// `method.set_comment`, `related-functions`), so an id only counts when it is, or starts
 /// with, an unambiguous boilerplate word.
-fn boilerplate_named(dom: &Dom, id: NodeId) -> bool {
-    if dom.attr(id, Attr::Class).is_some_and(is_negative) {
+fn boilerplate_named<'a>(dom: &'a Dom, id: NodeId, verdicts: &mut Verdicts<'a>) -> bool {
+    if dom
+        .attr(id, Attr::Class)
+        .is_some_and(|c| verdicts.is_negative(c))
+    {
         return true;
     }
     let Some(name) = dom.attr(id, Attr::Id) else {
         return false;
     };
-    let first = name.split(['-', '_']).next().unwrap_or("");
     let listed = |list: &[&str], w: &str| list.iter().any(|l| l.eq_ignore_ascii_case(w));
-    listed(BOILERPLATE_IDS, name) || (first.len() != name.len() && listed(ID_PREFIXES, first))
+    // Ids are often long (headings, API names): no longer one can be listed, and its first
+    // part is only looked for among the bytes a listed prefix could take.
+    if name.len() <= LONGEST_ID && listed(BOILERPLATE_IDS, name) {
+        return true;
+    }
+    name.bytes()
+        .take(LONGEST_ID + 1)
+        .position(|b| b == b'-' || b == b'_')
+        .and_then(|cut| name.get(..cut))
+        .is_some_and(|first| listed(ID_PREFIXES, first))
 }
+
+/// The longest of [`BOILERPLATE_IDS`] and [`ID_PREFIXES`] (`breadcrumbs`).
+const LONGEST_ID: usize = 11;
 
 const BOILERPLATE_IDS: &[&str] = &[
     "comments",
@@ -615,11 +698,65 @@ fn contains_any(cell: &'static OnceLock<Option<AhoCorasick>>, words: &[&str], s:
 static NEGATIVE: OnceLock<Option<AhoCorasick>> = OnceLock::new();
 static POSITIVE: OnceLock<Option<AhoCorasick>> = OnceLock::new();
 
+/// [`NEGATIVE_SUBSTR`] then [`NEGATIVE_TOKENS`] in one automaton, so that a class value is
+/// read once for both lists.
+static NEGATIVE_ALL: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+
+/// Whether a class value holds a boilerplate word: one of [`NEGATIVE_SUBSTR`] anywhere, or
+/// one of [`NEGATIVE_TOKENS`] as a whole run of ASCII letters and digits.
 fn is_negative(words: &str) -> bool {
     if words.is_empty() {
         return false;
     }
-    contains_any(&NEGATIVE, NEGATIVE_SUBSTR, words) || has_negative_token(words)
+    let matcher = NEGATIVE_ALL.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(NEGATIVE_SUBSTR.iter().chain(NEGATIVE_TOKENS))
+            .ok()
+    });
+    // Overlapping matches: "ads" must still be seen where "ad" matched first and failed.
+    let Some(Ok(mut matches)) = matcher
+        .as_ref()
+        .map(|ac| ac.try_find_overlapping_iter(words))
+    else {
+        // Unreachable with these fixed lists; the two plain passes give the same answer.
+        return contains_any(&NEGATIVE, NEGATIVE_SUBSTR, words) || has_negative_token(words);
+    };
+    let bytes = words.as_bytes();
+    let alnum_at = |i: Option<usize>| {
+        i.and_then(|i| bytes.get(i))
+            .is_some_and(u8::is_ascii_alphanumeric)
+    };
+    matches.any(|m| {
+        m.pattern().as_usize() < NEGATIVE_SUBSTR.len()
+            || (!alnum_at(m.start().checked_sub(1)) && !alnum_at(Some(m.end())))
+    })
+}
+
+/// [`is_negative`] for the last few class values seen: siblings (list items, table rows,
+/// cards) repeat theirs. Unused slots hold `("", false)`, which is right for `""`.
+#[derive(Default)]
+struct Verdicts<'a> {
+    recent: [(&'a str, bool); RECENT_VERDICTS],
+    next: usize,
+}
+
+/// How many class values [`Verdicts`] remembers (measured on docs pages: 4 and 16 both cost
+/// more instructions than 8).
+const RECENT_VERDICTS: usize = 8;
+
+impl<'a> Verdicts<'a> {
+    fn is_negative(&mut self, words: &'a str) -> bool {
+        if let Some(&(_, v)) = self.recent.iter().find(|(w, _)| *w == words) {
+            return v;
+        }
+        let v = is_negative(words);
+        if let Some(slot) = self.recent.get_mut(self.next % RECENT_VERDICTS) {
+            *slot = (words, v);
+        }
+        self.next = self.next.wrapping_add(1);
+        v
+    }
 }
 
 /// Whether a run of ASCII letters and digits in `words` is one of [`NEGATIVE_TOKENS`]. Cut on
@@ -665,6 +802,7 @@ fn mark_boilerplate(
     let holds_root = ancestors_of(dom, roots);
     // Nodes `holds_document` may visit on the whole page: nested wrappers stay linear.
     let mut doc_budget = order.len();
+    let mut verdicts = Verdicts::default();
     for &n in order {
         let Some(tag) = dom.tag(n) else { continue };
         if roots.contains(&n) {
@@ -679,13 +817,13 @@ fn mark_boilerplate(
         }
         // Hidden content is never content, whatever pruning decides (and must not win the
         // scoring below: it is a prompt-injection route).
-        if flags.hidden[n as usize] {
+        if flags.hidden(n) {
             if let Some(d) = dropped.get_mut(n as usize) {
                 *d = true;
             }
             continue;
         }
-        if flags.in_code[n as usize] {
+        if flags.in_code(n) {
             continue;
         }
         let role = dom
@@ -706,9 +844,7 @@ fn mark_boilerplate(
         let by_tag = match tag {
             Tag::Nav | Tag::Aside | Tag::Footer | Tag::Search => true,
             // A page header outside any article is site chrome, unless it holds the headline.
-            Tag::Header => {
-                fallback && !flags.in_semantic[n as usize] && dom.find(n, Tag::H1).is_none()
-            }
+            Tag::Header => fallback && !flags.in_semantic(n) && dom.find(n, Tag::H1).is_none(),
             Tag::Form => role.as_deref() == Some("search"),
             _ => false,
         };
@@ -727,7 +863,7 @@ fn mark_boilerplate(
                 | Tag::Table
                 | Tag::P
                 | Tag::Other
-        ) && boilerplate_named(dom, n)
+        ) && boilerplate_named(dom, n, &mut verdicts)
             && !holds_root[n as usize]
             && !(is_toctree(dom, n) && holds_document(dom, n, &mut doc_budget));
         // `Other` takes in the `<font>` blocks of table-layout pages.
@@ -1143,6 +1279,14 @@ mod tests {
         words.iter().any(|w| lower.contains(w))
     }
 
+    /// What [`is_negative`] means: a listed substring, or a listed token as a whole run of
+    /// ASCII letters and digits.
+    fn negative_by_lists(s: &str) -> bool {
+        contains_lowered(NEGATIVE_SUBSTR, s)
+            || s.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|t| NEGATIVE_TOKENS.iter().any(|n| n.eq_ignore_ascii_case(t)))
+    }
+
     #[test]
     fn substring_lists_match_as_lower_cased_contains() {
         for s in [
@@ -1172,6 +1316,7 @@ mod tests {
                 contains_lowered(POSITIVE_SUBSTR, s),
                 "{s:?}"
             );
+            assert_eq!(is_negative(s), negative_by_lists(s), "{s:?}");
         }
     }
 
@@ -1199,7 +1344,18 @@ mod tests {
                 contains_any(&POSITIVE, POSITIVE_SUBSTR, &s),
                 contains_lowered(POSITIVE_SUBSTR, &s)
             );
+            proptest::prop_assert_eq!(is_negative(&s), negative_by_lists(&s));
         }
+    }
+
+    #[test]
+    fn longest_id_is_the_longest_listed() {
+        let longest = BOILERPLATE_IDS
+            .iter()
+            .chain(ID_PREFIXES)
+            .map(|w| w.len())
+            .max();
+        assert_eq!(longest, Some(LONGEST_ID));
     }
 
     #[test]
@@ -1244,6 +1400,7 @@ mod tests {
             "skip\u{200b}link",
         ] {
             assert_eq!(has_negative_token(words), by_chars(words), "{words:?}");
+            assert_eq!(is_negative(words), negative_by_lists(words), "{words:?}");
         }
     }
 
@@ -1310,5 +1467,130 @@ mod tests {
                 "{html:?}"
             );
         }
+    }
+
+    #[test]
+    fn negative_matches_whole_tokens_only() {
+        for (words, want) in [
+            ("ad", true),
+            ("ads", true),
+            ("top-ads", true),
+            ("ADS_top", true),
+            ("header", false),
+            ("shadow badge", false),
+            ("x ad", true),
+            ("adsx", false),
+            ("nav2", false),
+            ("page nav", true),
+            ("toc", true),
+            ("tocx toc", true),
+            ("é-dek", true),
+            ("md-nav__link", true),
+            ("reference internal", false),
+        ] {
+            assert_eq!(is_negative(words), want, "{words:?}");
+            assert_eq!(negative_by_lists(words), want, "{words:?}");
+        }
+    }
+
+    #[test]
+    fn label_initials_cover_every_label() {
+        for label in COMMENT_OPENINGS.iter().chain(RELATED_LABELS) {
+            let first = label.chars().next().expect("label");
+            assert!(LABEL_INITIALS.contains(&first), "{label}");
+        }
+    }
+
+    /// `opens_like_a_label` reads the text as written, `comment_thread` lower-cased: white
+    /// space and digits must stay what they are, and only the ASCII letters themselves may
+    /// lower-case to a label's first letter.
+    #[test]
+    fn only_ascii_letters_lower_case_to_label_initials() {
+        for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32) {
+            let first = c.to_lowercase().next().expect("a lower case");
+            if c.is_whitespace() || c.is_ascii_digit() {
+                assert!(first.is_whitespace() || first.is_ascii_digit(), "{c:?}");
+                continue;
+            }
+            assert!(!first.is_whitespace() && !first.is_ascii_digit(), "{c:?}");
+            if LABEL_INITIALS.contains(&first) {
+                assert!(LABEL_INITIALS.contains(&c.to_ascii_lowercase()), "{c:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn comment_thread_prefilter_keeps_every_label() {
+        for html in [
+            "<div><h3>12 Comments</h3><p>x</p></div>",
+            "<div><h3>\n 3 Responses to this</h3></div>",
+            "<div><div><span>  </span><b>Leave a Reply</b></div><p>x</p></div>",
+            "<div><p>Related stories:</p><ul><li>a</li></ul></div>",
+            "<div><p>\u{a0}MOST READ</p></div>",
+            "<div><h2>Join the discussion</h2></div>",
+            "<div><h2>You may also like</h2></div>",
+        ] {
+            let dom = Dom::parse(html);
+            let div = dom.find(DOCUMENT, Tag::Div).expect("div");
+            assert!(comment_thread(&dom, div), "{html:?}");
+        }
+        for html in [
+            "<div><h3>Contents</h3><p>x</p></div>",
+            "<div><h3>A comment on style</h3></div>",
+            "<div><p>Most read books of 2024 are listed below for everyone.</p></div>",
+            "<div><p>1 2 3</p></div>",
+        ] {
+            let dom = Dom::parse(html);
+            let div = dom.find(DOCUMENT, Tag::Div).expect("div");
+            assert!(!comment_thread(&dom, div), "{html:?}");
+        }
+    }
+
+    #[test]
+    fn boilerplate_ids_whole_or_by_first_part() {
+        for (id, want) in [
+            ("comments", true),
+            ("Comments", true),
+            ("comments-42", true),
+            ("ad_top", true),
+            ("ads-sidebar", true),
+            ("header", true),
+            ("header-anchor", false),
+            ("breadcrumbs-nav", true),
+            ("breadcrumbsx-nav", false),
+            ("shared-memory", false),
+            ("method.set_comment", false),
+            ("related-functions", false),
+            ("a-very-long-heading-id", false),
+            ("-comments", false),
+            ("navbar_", true),
+            ("sidebar", true),
+            ("sidebarleft", false),
+        ] {
+            let dom = Dom::parse(&format!("<div id=\"{id}\">x</div>"));
+            let div = dom.find(DOCUMENT, Tag::Div).expect("div");
+            let mut verdicts = Verdicts::default();
+            assert_eq!(boilerplate_named(&dom, div, &mut verdicts), want, "{id:?}");
+        }
+    }
+
+    #[test]
+    fn walk_is_pre_order_with_inherited_flags() {
+        let dom = Dom::parse(
+            "<div hidden><p>a<b>b</b></p></div><section><pre><span>c</span></pre></section>\
+             <div role=main>d</div><main>e</main>",
+        );
+        let body = dom.find(DOCUMENT, Tag::Body).expect("body");
+        let (order, flags, main) = walk(&dom, body);
+        let mut want = vec![body];
+        want.extend(dom.descendants(body));
+        assert_eq!(order, want);
+        let span = dom.find(body, Tag::Span).expect("span");
+        let b = dom.find(body, Tag::B).expect("b");
+        let pre = dom.find(body, Tag::Pre).expect("pre");
+        assert!(flags.hidden(b) && !flags.in_code(b) && !flags.in_semantic(b));
+        assert!(flags.in_code(span) && flags.in_semantic(span) && !flags.hidden(span));
+        assert!(!flags.in_code(pre) && flags.in_semantic(pre));
+        assert_eq!(main.and_then(|m| dom.tag(m)), Some(Tag::Div));
     }
 }

@@ -671,7 +671,7 @@ impl<S: TokenSink> Lexer<'_, S> {
     fn name(&mut self, a: usize, b: usize, fix: bool) -> LocalName {
         // Nearly every name is a known one that needs no rewriting (see `atoms`).
         if !fix {
-            if let Some(known) = self.src.bytes.get(a..b).and_then(atoms::known) {
+            if let Some(known) = atoms::known_in(self.src.bytes, a, b) {
                 return known;
             }
         }

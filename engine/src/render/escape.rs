@@ -217,6 +217,11 @@ pub fn line_start_escape(line: &str) -> Option<usize> {
 
 /// Longest run of `ch` in `s`.
 pub fn longest_run(s: &str, ch: u8) -> usize {
+    // Most code spans are short and hold none: a plain search first, without `memchr`'s
+    // set-up.
+    if !s.as_bytes().contains(&ch) {
+        return 0;
+    }
     // Code rarely holds the fence character: jump from one occurrence to the next.
     let (mut best, mut cur, mut next) = (0, 0, usize::MAX);
     for at in memchr::memchr_iter(ch, s.as_bytes()) {

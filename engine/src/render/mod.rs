@@ -8,7 +8,7 @@ use crate::dom::{Attr, Dom, Kind, NodeId, Tag, NONE};
 use crate::select::{is_hidden, Selection};
 use crate::urls::{title_suffix, Resolver};
 use table::{parse_align, Table};
-use writer::Writer;
+use writer::{Marker, Writer};
 
 pub use escape::longest_run;
 pub(crate) use escape::looks_like_entity;
@@ -222,7 +222,7 @@ struct Renderer<'a> {
     last_code: Option<usize>,
     /// The text of the code span written last, its buffer reused for the next one.
     code_span: String,
-    /// Scratch buffer for a code span's raw content.
+    /// Scratch buffer: a code span's raw content, a heading's text.
     code_raw: String,
     /// The text buffer of the last `<pre>`, emptied, for the next one: code blocks are
     /// written text node by text node (a highlighter's spans), and each would grow a new one.
@@ -403,14 +403,14 @@ impl Renderer<'_> {
             Some(l) if l.ordered => {
                 let n = l.next.clamp(0, 999_999_999);
                 l.next += l.step;
-                format!("{n}{}", l.bullet)
+                Marker::Number(u32::try_from(n).unwrap_or(0), l.bullet)
             }
-            Some(l) => l.bullet.to_string(),
-            None => "- ".to_string(),
+            Some(l) => Marker::Bullet(l.bullet),
+            None => Marker::Bullet("- "),
         };
         if let Some(l) = self.lists.last_mut() {
             l.items += 1;
-            l.width = marker.len();
+            l.width = marker.width();
         }
         self.w.push_item(marker);
     }
@@ -1300,23 +1300,12 @@ impl Renderer<'_> {
     }
 
     fn write_heading(&mut self, level: usize, start: usize) {
-        let mut content = self.w.take_inline(start);
-        if !is_collapsed(&content) {
-            content = content.split_whitespace().collect::<Vec<_>>().join(" ");
-        }
-        if content.is_empty() {
-            return;
-        }
-        let mut line = String::with_capacity(level + 1 + content.len() + 1);
-        line.extend(std::iter::repeat_n('#', level));
-        line.push(' ');
-        line.push_str(&content);
-        // A trailing ` #` would be read as a closing sequence.
-        if line.ends_with('#') {
-            let hashes = line.len() - line.trim_end_matches('#').len();
-            line.insert(line.len() - hashes, '\\');
-        }
-        self.w.block_lines(&[&line]);
+        // The scratch buffer of code spans: empty between them.
+        let mut content = std::mem::take(&mut self.code_raw);
+        self.w.take_settled_into(start, &mut content);
+        self.w.heading(level, &content, is_collapsed(&content));
+        content.clear();
+        self.code_raw = content;
     }
 
     /// Continue the code span written last when a code element follows it directly; returns
@@ -1536,12 +1525,16 @@ impl Renderer<'_> {
         }
         let fence_char = if lang.contains('`') { b'~' } else { b'`' };
         let run = longest_run(code, fence_char).max(2) + 1;
-        let fence = String::from_utf8(vec![fence_char; run]).unwrap_or_else(|_| "```".into());
-        let mut lines = Vec::with_capacity(code.len() / 32 + 2);
-        let mut open = String::with_capacity(fence.len() + lang.len());
-        open.push_str(&fence);
-        open.push_str(lang);
-        lines.push(open.as_str());
+        // Fences of up to 16 characters are slices of a constant, not allocations.
+        let repeated;
+        let fences = if fence_char == b'`' { TICKS } else { TILDES };
+        let fence = match fences.get(..run) {
+            Some(f) => f,
+            None => {
+                repeated = char::from(fence_char).to_string().repeat(run);
+                repeated.as_str()
+            }
+        };
         // A CR (`&#13;`; the parser already turned source CRs into LF) is a line break to
         // a browser and to a Markdown reader alike: make it one, not a raw control character.
         let normalized;
@@ -1551,14 +1544,7 @@ impl Renderer<'_> {
         } else {
             code
         };
-        // `code.split('\n')`, with memchr's search.
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', code.as_bytes()).chain(std::iter::once(code.len())) {
-            lines.push(code.get(start..end).unwrap_or(""));
-            start = end + 1;
-        }
-        lines.push(fence.as_str());
-        self.w.code_block(&lines);
+        self.w.code_block(fence, lang, code);
     }
 
     fn image(&mut self, id: NodeId) {
@@ -1936,22 +1922,66 @@ fn plain_run(dom: &Dom, id: NodeId) -> bool {
 
 /// Backtick fences of up to this many backticks are slices of it, not allocations.
 const TICKS: &str = "````````````````";
+/// Tilde fences, as [`TICKS`].
+const TILDES: &str = "~~~~~~~~~~~~~~~~";
 
 /// Whether `s` is already what `split_whitespace` + `join(" ")` makes of it: no white space
 /// but single ASCII spaces between words.
 fn is_collapsed(s: &str) -> bool {
+    const LOW: u64 = !HIGH;
+    // Eight bytes at a time (headings of API docs are long): a word of ASCII with no tab to
+    // CR and no two spaces in a row needs no look at its bytes. Exact per byte: no carry
+    // crosses a byte.
+    let bytes = s.as_bytes();
     let mut after_space = true;
-    for c in s.chars() {
-        if c.is_whitespace() {
-            if c != ' ' || after_space {
-                return false;
-            }
-            after_space = true;
+    let mut i = 0;
+    while let Some(word) = bytes.get(i..).and_then(|t| t.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(*word);
+        let t = x & LOW;
+        let v = x ^ (ONES * 0x20);
+        let space = !((v & LOW).wrapping_add(LOW) | v) & HIGH;
+        let tab_to_cr =
+            t.wrapping_add(ONES * (0x80 - 0x09)) & !t.wrapping_add(ONES * (0x80 - 0x0e));
+        let plain = (tab_to_cr | x) & HIGH == 0
+            && space & (space >> 8) == 0
+            && !(after_space && space & 0x80 != 0);
+        if plain {
+            after_space = space >> 56 != 0;
         } else {
-            after_space = false;
+            for k in i..i + 8 {
+                if !collapsed_at(s, k, &mut after_space) {
+                    return false;
+                }
+            }
+        }
+        i += 8;
+    }
+    for k in i..bytes.len() {
+        if !collapsed_at(s, k, &mut after_space) {
+            return false;
         }
     }
     !after_space || s.is_empty()
+}
+
+/// [`is_collapsed`] at byte `i`: false when white space there is not a single ASCII space
+/// between words. A char is decoded only where a non-ASCII one starts (white space beyond
+/// ASCII is never a single space, so any is a no).
+fn collapsed_at(s: &str, i: usize, after_space: &mut bool) -> bool {
+    match s.as_bytes().get(i) {
+        Some(b' ') => !std::mem::replace(after_space, true),
+        Some(b'\t'..=b'\r') => false,
+        Some(0xc0..) => {
+            *after_space = false;
+            !s.get(i..)
+                .and_then(|t| t.chars().next())
+                .is_some_and(char::is_whitespace)
+        }
+        _ => {
+            *after_space = false;
+            true
+        }
+    }
 }
 
 /// Control characters (C0 but tab and line breaks, DEL, C1) are not text: in a terminal or a
@@ -1970,44 +2000,69 @@ fn strip_controls(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Whether UTF-8 text holds a character [`strip_controls`] removes, decided on bytes: every
-/// text node passes through here, and decoding each char cost 5% of a large page. Eight bytes
-/// at a time (integer operations, as fast in WebAssembly as natively): only a word holding a
-/// control byte or a byte from 0x7F is read byte by byte.
+/// text node passes through here, and decoding each char cost 5% of a large page. Sixteen
+/// bytes at a time, as two words (integer operations, as fast in WebAssembly as natively):
+/// only a word holding a control byte or a byte from 0x7F is looked at closer.
+#[inline(always)]
 fn has_control(b: &[u8]) -> bool {
-    let mut words = b.chunks_exact(8);
+    let mut pairs = b.chunks_exact(16);
     let mut start = 0;
-    for word in &mut words {
-        if word_has_control(b, start, word) {
+    for pair in &mut pairs {
+        let (Some(lo), Some(hi)) = (pair.first_chunk::<8>(), pair.last_chunk::<8>()) else {
+            break;
+        };
+        let (x, y) = (u64::from_le_bytes(*lo), u64::from_le_bytes(*hi));
+        // Most text has neither: one test for both words.
+        if suspect(x) | suspect(y) != 0
+            && (word_has_control(b, start, x) || word_has_control(b, start + 8, y))
+        {
             return true;
         }
-        start += 8;
+        start += 16;
     }
-    let tail = words.remainder().len();
-    if tail == 0 {
+    let rest = pairs.remainder();
+    if let Some(word) = rest.first_chunk::<8>() {
+        if word_has_control(b, start, u64::from_le_bytes(*word)) {
+            return true;
+        }
+        if rest.len() == 8 {
+            return false;
+        }
+    } else if rest.is_empty() {
         return false;
     }
-    match b.len().checked_sub(8) {
+    match b.last_chunk::<8>() {
         // The last eight bytes, overlapping words already read.
-        Some(last) => b
-            .get(last..)
-            .is_some_and(|word| word_has_control(b, last, word)),
-        None => (0..b.len()).any(|i| control_at(b, i)),
+        Some(word) => word_has_control(b, b.len() - 8, u64::from_le_bytes(*word)),
+        None => {
+            // Shorter than a word (white space between tags, mostly): padded with a letter.
+            let mut word = [b'a'; 8];
+            for (w, &c) in word.iter_mut().zip(b) {
+                *w = c;
+            }
+            word_has_control(b, 0, u64::from_le_bytes(word))
+        }
     }
 }
 
-/// Whether one of the eight bytes `word` at `start` of `b` starts a character
-/// [`strip_controls`] removes.
+/// Each byte 0x01, for word-at-a-time byte tests.
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+/// The high bit of each byte.
+const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// High bits set if some byte of `x` is below 0x20 or from 0x7F (a carry only comes from a
+/// byte that is one).
 #[inline(always)]
-fn word_has_control(b: &[u8], start: usize, word: &[u8]) -> bool {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+fn suspect(x: u64) -> u64 {
+    (x.wrapping_sub(ONES * 0x20) & !x | x | x.wrapping_add(ONES)) & HIGH
+}
+
+/// Whether one of the eight bytes `x` (of `b` from `start`; bytes past its end are padding)
+/// starts a character [`strip_controls`] removes.
+#[inline(always)]
+fn word_has_control(b: &[u8], start: usize, x: u64) -> bool {
     const LOW: u64 = !HIGH;
-    let Ok(&bytes) = <&[u8; 8]>::try_from(word) else {
-        return (start..start + word.len()).any(|i| control_at(b, i));
-    };
-    let x = u64::from_le_bytes(bytes);
-    // Some byte below 0x20 or from 0x7F (a carry only comes from a byte that is one).
-    if (x.wrapping_sub(ONES * 0x20) & !x | x | x.wrapping_add(ONES)) & HIGH == 0 {
+    if suspect(x) == 0 {
         return false;
     }
     // Exactly, per byte (no carry crosses a byte): below 0x20 but tab, LF or CR, or from 0x7F.
@@ -2107,9 +2162,17 @@ const BARE_LANGS: &[&str] = &[
 /// The info string for a code block: `language-*`, `lang-*`, `highlight-*`, `brush: *` on the
 /// `<pre>`, its `<code>` child, or a wrapper above it.
 fn code_language(dom: &Dom, pre: NodeId) -> String {
-    let mut candidates = vec![pre];
-    if let Some(code) = dom.children(pre).find(|&c| dom.tag(c) == Some(Tag::Code)) {
-        candidates.insert(0, code);
+    // Looked at in order: the `<code>` child, the `<pre>`, its wrappers (no list built).
+    let from = |id: NodeId| {
+        let bare_ok = id == pre || dom.tag(id) == Some(Tag::Code);
+        [dom.attr(id, Attr::Class), dom.attr(id, Attr::Lang)]
+            .into_iter()
+            .flatten()
+            .find_map(|class| language_from_class(class, bare_ok))
+    };
+    let code = dom.children(pre).find(|&c| dom.tag(c) == Some(Tag::Code));
+    if let Some(lang) = code.and_then(from).or_else(|| from(pre)) {
+        return lang;
     }
     // Wrappers up to six levels (a Pygments line-number table puts the `highlight-*` class
     // six levels above the `<pre>`), never past a sectioning element.
@@ -2123,18 +2186,10 @@ fn code_language(dom: &Dom, pre: NodeId) -> String {
         {
             break;
         }
-        candidates.push(up);
-        up = dom.node(up).parent;
-    }
-    for id in candidates {
-        let attrs = [dom.attr(id, Attr::Class), dom.attr(id, Attr::Lang)];
-        for class in attrs.into_iter().flatten() {
-            if let Some(lang) =
-                language_from_class(class, id == pre || dom.tag(id) == Some(Tag::Code))
-            {
-                return lang;
-            }
+        if let Some(lang) = from(up) {
+            return lang;
         }
+        up = dom.node(up).parent;
     }
     String::new()
 }
@@ -2280,7 +2335,7 @@ mod tests {
             ])
             .filter_map(char::from_u32);
         for c in chars {
-            for lead in 0..17 {
+            for lead in 0..34 {
                 for tail in [0, 1, 7, 9] {
                     let s = format!("{}{c}{}", "a".repeat(lead), "\n".repeat(tail));
                     assert_eq!(has_control(s.as_bytes()), removed(c), "{c:?} after {lead}");
@@ -2309,10 +2364,64 @@ mod tests {
             "x y  z",
             "#",
             "a #",
+            "a\u{85}b",
+            "a\u{1680}b",
+            "a\u{2000}b",
+            "a\u{200a}b",
+            "a\u{200b}b",
+            "a\u{2028}b",
+            "a\u{202f}b",
+            "a\u{205f}b",
+            "a \u{3000}",
+            "a\x0bb",
+            "a\x1fb",
+            "\u{2014} a",
+            "a\u{2014}",
+            "é",
+            "abcdefg  hijklmn",
+            "abcdefgh ijklmnop",
+            "abcdefgh  ijklmnop",
+            "abcdefg\u{a0}hijklmnopq",
+            "a b c d e f g h i j k l m n",
+            "a b c d e f g h i j k l m n ",
+            " a b c d e f g h i j k l m n",
+            "a b c d e f g\th i j k l m n",
+            "abcdefghijklmnop qrstuvwx\u{2003}",
+            "abcdefghijklmnop qrstuvw \u{2003}",
+            "abcdefghijklmnop\u{2014}rstuvwx",
+            "abcdefghijklmno\u{3000}rstuvwx",
+            "abcdefghijklmnopqrstuvwxyz0123456",
         ];
         for s in samples {
             let joined = s.split_whitespace().collect::<Vec<_>>().join(" ");
             assert_eq!(is_collapsed(s), joined == s, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn word_at_a_time_collapsed_check_agrees_with_split_whitespace() {
+        // Strings of every length across several words, from characters around each case.
+        let alphabet = [
+            'a', ' ', ' ', '\t', '\n', '\u{a0}', 'é', '\u{2003}', '\u{2014}', '!',
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 40) as usize;
+            let s: String = (0..len)
+                .map(|k| {
+                    let pick = (seed >> (k % 48)) as usize + k;
+                    // Mostly letters, as headings are.
+                    match pick % 3 {
+                        0 => alphabet[(pick / 3) % alphabet.len()],
+                        _ => 'a',
+                    }
+                })
+                .collect();
+            let joined = s.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(is_collapsed(&s), joined == s, "{s:?}");
         }
     }
 }

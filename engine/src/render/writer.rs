@@ -28,11 +28,60 @@ enum Prefix {
     /// marker line (first item of a list that follows another block). `sibling`: it directly
     /// follows a written item of the same list, so its marker continues that list.
     Item {
-        marker: String,
+        marker: Marker,
         pending: bool,
         blank: bool,
         sibling: bool,
     },
+}
+
+/// A list item's marker, or the indentation of an item continued: built when written, so an
+/// item allocates nothing.
+#[derive(Debug, Clone, Copy)]
+pub enum Marker {
+    /// `- `, `* `.
+    Bullet(&'static str),
+    /// `12. `, `12) `: the number (at most nine digits) and what follows it.
+    Number(u32, &'static str),
+    /// Spaces of this width.
+    Indent(usize),
+}
+
+impl Marker {
+    /// Its width in bytes (its length: all ASCII).
+    pub fn width(self) -> usize {
+        match self {
+            Marker::Bullet(b) => b.len(),
+            Marker::Number(n, b) => n.checked_ilog10().unwrap_or(0) as usize + 1 + b.len(),
+            Marker::Indent(width) => width,
+        }
+    }
+
+    fn write(self, out: &mut String) {
+        match self {
+            Marker::Bullet(b) => out.push_str(b),
+            Marker::Number(n, b) => {
+                let mut div = 10u32.pow(n.checked_ilog10().unwrap_or(0));
+                loop {
+                    out.push(char::from(b'0' + (n / div % 10) as u8));
+                    if div == 1 {
+                        break;
+                    }
+                    div /= 10;
+                }
+                out.push_str(b);
+            }
+            Marker::Indent(width) => push_spaces(out, width),
+        }
+    }
+}
+
+/// `n` spaces, one by one: markers are a few bytes wide, and a `push_str` of a slice costs a
+/// `memcpy` call.
+fn push_spaces(out: &mut String, n: usize) {
+    for _ in 0..n {
+        out.push(' ');
+    }
 }
 
 /// Longest span content whose delimiters [`Writer::close_marker`] counts to judge a run.
@@ -1205,7 +1254,7 @@ impl Writer {
                 },
             )) => {
                 std::mem::take(blank)
-                    || (!*sibling && self.after_paragraph && !can_interrupt_paragraph(marker))
+                    || (!*sibling && self.after_paragraph && !can_interrupt_paragraph(*marker))
             }
             _ => self.blank_pending,
         };
@@ -1239,14 +1288,12 @@ impl Writer {
                     marker, pending, ..
                 } => {
                     if *pending && consume_marker {
-                        self.out.push_str(marker);
+                        marker.write(&mut self.out);
                         *pending = false;
                     } else {
                         // Past the depth cap only the innermost prefix is written, on its
                         // marker line and its continuation lines alike, so they stay one item.
-                        for _ in 0..marker.len() {
-                            self.out.push(' ');
-                        }
+                        push_spaces(&mut self.out, marker.width());
                     }
                 }
             }
@@ -1274,15 +1321,34 @@ impl Writer {
         self.end_block();
     }
 
-    /// A fenced code block: lines verbatim, trailing white space included (it is content).
-    pub fn code_block(&mut self, lines: &[&str]) {
+    /// A fenced code block (`fence`, info string `lang`): the lines of `code` verbatim,
+    /// trailing white space included (it is content).
+    pub fn code_block(&mut self, fence: &str, lang: &str, code: &str) {
         self.begin_block(false);
         self.separate();
-        for l in lines {
-            self.write_prefix(true);
-            self.out.push_str(l);
+        self.write_prefix(true);
+        self.out.push_str(fence);
+        self.out.push_str(lang);
+        self.out.push('\n');
+        if self.prefixes.is_empty() {
+            // No prefix to put before each line: the code goes in whole.
+            self.out.push_str(code);
             self.out.push('\n');
+        } else {
+            // `code.split('\n')`, with memchr's search.
+            let mut start = 0;
+            let ends =
+                memchr::memchr_iter(b'\n', code.as_bytes()).chain(std::iter::once(code.len()));
+            for end in ends {
+                self.write_prefix(true);
+                self.out.push_str(code.get(start..end).unwrap_or(""));
+                self.out.push('\n');
+                start = end + 1;
+            }
         }
+        self.write_prefix(true);
+        self.out.push_str(fence);
+        self.out.push('\n');
         self.after_paragraph = false;
         self.end_block();
     }
@@ -1299,7 +1365,54 @@ impl Writer {
         s
     }
 
-    /// [`Writer::take_inline`] into `out` (cleared first), reusing its allocation.
+    /// [`Writer::take_inline`] into `out` (cleared first), reusing its allocation: its
+    /// delimiters settled, as a heading's are.
+    pub fn take_settled_into(&mut self, from: usize, out: &mut String) {
+        self.take_inline_into(from, out);
+        if self.delims.markers {
+            settle_delimiters(out, self.delims, from);
+        }
+    }
+
+    /// An ATX heading line of `level` with `content`, its white space collapsed (nothing
+    /// when it has no text): written straight into the output, no line built first.
+    pub fn heading(&mut self, level: usize, content: &str, collapsed: bool) {
+        if content.is_empty() || (!collapsed && content.split_whitespace().next().is_none()) {
+            return;
+        }
+        self.begin_block(false);
+        self.separate();
+        self.write_prefix(true);
+        for _ in 0..level {
+            self.out.push('#');
+        }
+        self.out.push(' ');
+        if collapsed {
+            self.out.push_str(content);
+        } else {
+            for (i, word) in content.split_whitespace().enumerate() {
+                if i > 0 {
+                    self.out.push(' ');
+                }
+                self.out.push_str(word);
+            }
+        }
+        // A trailing ` #` would be read as a closing sequence (the level's own `#`s are
+        // followed by a space: never reached).
+        let hashes = self.out.len() - self.out.trim_end_matches('#').len();
+        if hashes > 0 {
+            self.out.insert(self.out.len() - hashes, '\\');
+        }
+        // Lines never end in spaces (as [`Writer::line`]).
+        let trimmed = self.out.trim_end_matches([' ', '\t']).len();
+        self.out.truncate(trimmed);
+        self.out.push('\n');
+        self.after_paragraph = false;
+        self.end_block();
+    }
+
+    /// [`Writer::take_inline`] into `out` (cleared first), reusing its allocation, with no
+    /// delimiter check: a code span's content holds none.
     pub fn take_inline_into(&mut self, from: usize, out: &mut String) {
         self.release_inline(from);
         let from = from.min(self.inline.len());
@@ -1319,40 +1432,29 @@ impl Writer {
         {
             self.close_link_segment();
         }
-        self.last_em = None;
         self.lead_space.retain(|&p| p < from);
-        self.last_closed = None;
-        self.pending_closer = None;
-        self.inner_closer = None;
-        self.innermost = None;
-        self.pending_before = None;
-        self.closed_here = None;
-        self.first_inner = None;
-        self.fresh_before = None;
-        self.strong_em = None;
-        self.strong_before = None;
-        self.em_before = None;
-        self.closed_before = None;
+        self.clear_span_marks();
     }
 
     /// Write the paragraph built so far, if any.
+    #[inline]
     pub fn flush_paragraph(&mut self) {
-        self.close_link_segment();
-        self.last_em = None;
-        self.lead_space.clear();
-        self.fresh_marker = None;
-        self.last_closed = None;
-        self.pending_closer = None;
-        self.inner_closer = None;
-        self.innermost = None;
-        self.pending_before = None;
-        self.closed_here = None;
-        self.first_inner = None;
-        self.fresh_before = None;
-        self.strong_em = None;
-        self.strong_before = None;
-        self.em_before = None;
-        self.closed_before = None;
+        // Most calls (each block start and end) find nothing to write: no call for them.
+        if self.inline.is_empty() && self.block_link.is_none() {
+            self.forget_spans();
+            self.delims = DelimState::default();
+            self.space = Space::Suppressed;
+            return;
+        }
+        self.write_paragraph();
+    }
+
+    /// [`Writer::flush_paragraph`] of a paragraph with content, or in a link around blocks.
+    fn write_paragraph(&mut self) {
+        if self.block_link.is_some() {
+            self.close_link_segment();
+        }
+        self.forget_spans();
         let delims = std::mem::take(&mut self.delims);
         if delims.markers {
             settle_delimiters(&mut self.inline, delims, 0);
@@ -1401,11 +1503,35 @@ impl Writer {
 
     // ---- prefixes ----
 
+    /// Forget the spans of the paragraph: it is written or dropped.
+    fn forget_spans(&mut self) {
+        self.lead_space.clear();
+        self.fresh_marker = None;
+        self.clear_span_marks();
+    }
+
+    /// Forget the positions the delimiter bookkeeping holds into the paragraph's inline text.
+    fn clear_span_marks(&mut self) {
+        self.last_em = None;
+        self.last_closed = None;
+        self.pending_closer = None;
+        self.inner_closer = None;
+        self.innermost = None;
+        self.pending_before = None;
+        self.closed_here = None;
+        self.first_inner = None;
+        self.fresh_before = None;
+        self.strong_em = None;
+        self.strong_before = None;
+        self.em_before = None;
+        self.closed_before = None;
+    }
+
     /// Continue the item closed last at this depth (content a list holds outside any `<li>`):
     /// its lines get the item's indentation of `width`. `loose`: a blank line goes first.
     pub fn continue_item(&mut self, width: usize, loose: bool) {
         self.prefixes.push(Prefix::Item {
-            marker: " ".repeat(width),
+            marker: Marker::Indent(width),
             pending: false,
             blank: false,
             sibling: false,
@@ -1419,7 +1545,7 @@ impl Writer {
         self.prefixes.push(Prefix::Quote { started: false });
     }
 
-    pub fn push_item(&mut self, marker: String) {
+    pub fn push_item(&mut self, marker: Marker) {
         let blank = std::mem::take(&mut self.blank_pending);
         let sibling = self.closed_item == Some((self.prefixes.len(), self.out.len()));
         self.prefixes.push(Prefix::Item {
@@ -1508,9 +1634,8 @@ fn writes_at(i: usize, n: usize) -> bool {
 
 /// CommonMark lets a list item interrupt a paragraph only if it is not empty (ours never
 /// are) and, when ordered, numbered 1.
-fn can_interrupt_paragraph(marker: &str) -> bool {
-    let digits = marker.bytes().take_while(u8::is_ascii_digit).count();
-    digits == 0 || marker.get(..digits) == Some("1")
+fn can_interrupt_paragraph(marker: Marker) -> bool {
+    !matches!(marker, Marker::Number(n, _) if n != 1)
 }
 
 /// CommonMark punctuation, approximated: ASCII punctuation and any other character that is
@@ -2139,7 +2264,7 @@ mod tests {
     fn list_items_and_quotes_prefix_every_line() {
         let mut w = Writer::with_capacity(64);
         w.begin_block(true);
-        w.push_item("- ".into());
+        w.push_item(Marker::Bullet("- "));
         w.text("one");
         w.hard_break();
         w.text("two");
