@@ -1304,7 +1304,11 @@ impl Writer {
     pub fn line(&mut self, content: &str) {
         self.write_prefix(true);
         self.out.push_str(content);
-        // Lines never end in spaces (a hard break is a backslash).
+        self.end_line();
+    }
+
+    /// End the line being written: lines never end in spaces (a hard break is a backslash).
+    fn end_line(&mut self) {
         let trimmed = self.out.trim_end_matches([' ', '\t']).len();
         self.out.truncate(trimmed);
         self.out.push('\n');
@@ -1403,11 +1407,7 @@ impl Writer {
         if hashes > 0 {
             self.out.insert(self.out.len() - hashes, '\\');
         }
-        // Lines never end in spaces (as [`Writer::line`]).
-        let trimmed = self.out.trim_end_matches([' ', '\t']).len();
-        self.out.truncate(trimmed);
-        self.out.push('\n');
-        self.after_paragraph = false;
+        self.end_line();
         self.end_block();
     }
 
