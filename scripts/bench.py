@@ -110,12 +110,16 @@ TARGET_OVERHEAD_RPS_PCT = 3.0
 # req/s spread (2,900–4,300 on one Envoy) is far wider than the 3 % it is judged by.
 OVERHEAD_REPEATS = 1 if os.environ.get("BENCH_QUICK", "") not in ("", "0") else 3
 OVERHEAD_REPEATS_C1 = 1 if OVERHEAD_REPEATS == 1 else 9
+# The 1.2 MB page's pair gets more too: its p50 is multi-millisecond, so the machine's speed
+# modes move it by ±200 µs (four times the 50 µs it is judged by); across make bench runs its
+# median of 3 flipped verdicts (+1.1 %, −63 µs; then −2.6 %, +231 µs) on the same filter.
+OVERHEAD_REPEATS_LARGE = 1 if OVERHEAD_REPEATS == 1 else 7
 OVERHEAD_CELLS = (
     ("small", "h1", 1, OVERHEAD_REPEATS_C1),
     ("small", "h1", 10, OVERHEAD_REPEATS),
     ("small", "h2", 10, OVERHEAD_REPEATS),
     ("medium", "h1", 10, OVERHEAD_REPEATS),
-    ("large", "h1", 10, OVERHEAD_REPEATS),
+    ("large", "h1", 10, OVERHEAD_REPEATS_LARGE),
 )
 TARGET_OVERHEAD_P50_US = 50.0
 # The overhead pair that also runs routevary-1w (route-level Vary instead of markdown.vary).
@@ -2716,9 +2720,10 @@ took {fmt(r.get("minutes"), 1)} minutes.
   ~30 requests. One 10 s cell can land in either mode, so a single cell's ratio against another
   is only as good as that; compare CPU µs per request and repeat a cell before trusting a
   difference under ~1.6×. The not-converted overhead pairs (small page h1 c=10, h2 c=10;
-  medium and large page h1 c=10) therefore run {OVERHEAD_REPEATS} times and the small page's
-  h1 c=1 pair {OVERHEAD_REPEATS_C1} times (one client is latency-bound: single runs of one Envoy
-  spread over ±20 %), interleaved — each repetition reverses the order of the one before and
+  medium page h1 c=10) therefore run {OVERHEAD_REPEATS} times, the large page's h1 c=10 pair
+  {OVERHEAD_REPEATS_LARGE} times (its multi-ms p50 moves by ±200 µs with the speed mode) and the
+  small page's h1 c=1 pair {OVERHEAD_REPEATS_C1} times (one client is latency-bound: single runs
+  of one Envoy spread over ±20 %), interleaved — each repetition reverses the order of the one before and
   every second one also rotates it, so each side goes first about equally often — and their
   verdicts use the median of each side; so do the
   small page's Markdown cells beside them (the 0.40× ratio targets) and the 1.2 MB page at
