@@ -185,26 +185,27 @@ fn meta(b: &[u8], pos: &mut usize) -> Option<Option<&'static Encoding>> {
     let mut charset: Option<Option<&'static Encoding>> = None;
     while let Attribute::Pair(name, value) = attribute(b, pos)? {
         // Only the first occurrence of each attribute counts.
-        match name.as_slice() {
-            b"http-equiv" if !seen_http_equiv => {
+        // Names and values are as written: the Standard lowercases them, so every test on
+        // them ignores ASCII case (as `Encoding::for_label` does).
+        if name.eq_ignore_ascii_case(b"http-equiv") {
+            if !seen_http_equiv {
                 seen_http_equiv = true;
-                got_pragma |= value == b"content-type";
+                got_pragma |= value.eq_ignore_ascii_case(b"content-type");
             }
-            b"content" if !seen_content => {
+        } else if name.eq_ignore_ascii_case(b"content") {
+            if !seen_content {
                 seen_content = true;
                 if charset.is_none() {
-                    if let Some(encoding) = charset_from_meta_content(&value) {
+                    if let Some(encoding) = charset_from_meta_content(value) {
                         charset = Some(Some(encoding));
                         need_pragma = Some(true);
                     }
                 }
             }
-            b"charset" if !seen_charset => {
-                seen_charset = true;
-                charset = Some(Encoding::for_label(&value));
-                need_pragma = Some(false);
-            }
-            _ => {}
+        } else if name.eq_ignore_ascii_case(b"charset") && !seen_charset {
+            seen_charset = true;
+            charset = Some(Encoding::for_label(value));
+            need_pragma = Some(false);
         }
     }
     let usable = match need_pragma {
@@ -226,66 +227,67 @@ fn in_document(encoding: &'static Encoding) -> &'static Encoding {
     }
 }
 
-enum Attribute {
-    Pair(Vec<u8>, Vec<u8>),
+enum Attribute<'a> {
+    /// Name and value as written: the Standard's lowercasing is left to the comparisons.
+    Pair(&'a [u8], &'a [u8]),
     /// The `>` ending the tag; `pos` is left on it.
     TagEnd,
 }
 
-/// The Standard's "get an attribute": reads one attribute at `pos`, lowercasing ASCII in
-/// both name and value. `None` when the bytes run out first.
-fn attribute(b: &[u8], pos: &mut usize) -> Option<Attribute> {
+/// The Standard's "get an attribute": reads one attribute at `pos`. Name and value are
+/// borrowed from `b` (each is one run of it). `None` when the bytes run out first.
+fn attribute<'a>(b: &'a [u8], pos: &mut usize) -> Option<Attribute<'a>> {
     while is_space(*b.get(*pos)?) || b.get(*pos) == Some(&b'/') {
         *pos += 1;
     }
     if *b.get(*pos)? == b'>' {
         return Some(Attribute::TagEnd);
     }
-    let mut name = Vec::new();
-    loop {
+    let name_start = *pos;
+    let name_end = loop {
         let c = *b.get(*pos)?;
         match c {
-            b'=' if !name.is_empty() => {
+            b'=' if *pos > name_start => {
+                let end = *pos;
                 *pos += 1;
-                break;
+                break end;
             }
             c if is_space(c) => {
+                let end = *pos;
                 skip_spaces(b, pos)?;
                 if *b.get(*pos)? != b'=' {
-                    return Some(Attribute::Pair(name, Vec::new()));
+                    return Some(Attribute::Pair(b.get(name_start..end)?, &[]));
                 }
                 *pos += 1;
-                break;
+                break end;
             }
-            b'/' | b'>' => return Some(Attribute::Pair(name, Vec::new())),
-            c => name.push(c.to_ascii_lowercase()),
+            b'/' | b'>' => return Some(Attribute::Pair(b.get(name_start..*pos)?, &[])),
+            _ => {}
         }
         *pos += 1;
-    }
+    };
+    let name = b.get(name_start..name_end)?;
     skip_spaces(b, pos)?;
-    let mut value = Vec::new();
     match *b.get(*pos)? {
-        quote @ (b'"' | b'\'') => loop {
-            *pos += 1;
-            let c = *b.get(*pos)?;
-            if c == quote {
-                *pos += 1;
-                return Some(Attribute::Pair(name, value));
-            }
-            value.push(c.to_ascii_lowercase());
-        },
-        b'>' => return Some(Attribute::Pair(name, value)),
-        c => {
-            value.push(c.to_ascii_lowercase());
-            *pos += 1;
+        quote @ (b'"' | b'\'') => {
+            let value_start = *pos + 1;
+            let len = b.get(value_start..)?.iter().position(|&c| c == quote)?;
+            *pos = value_start + len + 1;
+            return Some(Attribute::Pair(
+                name,
+                b.get(value_start..value_start + len)?,
+            ));
         }
+        b'>' => return Some(Attribute::Pair(name, &[])),
+        _ => {}
     }
+    let value_start = *pos;
+    *pos += 1;
     loop {
         let c = *b.get(*pos)?;
         if is_space(c) || c == b'>' {
-            return Some(Attribute::Pair(name, value));
+            return Some(Attribute::Pair(name, b.get(value_start..*pos)?));
         }
-        value.push(c.to_ascii_lowercase());
         *pos += 1;
     }
 }

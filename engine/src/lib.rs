@@ -140,6 +140,9 @@ impl Lap for Clock {
     }
 }
 
+/// Bytes set aside for the front matter in the output buffer (a typical one is 100–400).
+const FRONT_MATTER_ROOM: usize = 512;
+
 fn convert_with(input: &[u8], opts: &Options, clock: &mut impl Lap) -> Output {
     let input = input.get(..MAX_INPUT_BYTES).unwrap_or(input);
     let (text, encoding) = decode::decode(input, opts.content_type.as_deref());
@@ -151,17 +154,18 @@ fn convert_with(input: &[u8], opts: &Options, clock: &mut impl Lap) -> Output {
     let selection = select::select(&dom, opts.prune);
     clock.lap(Stage::Select);
     // The front matter is written first and the Markdown rendered after it: joining them
-    // afterwards would copy the whole Markdown once more.
-    let mut fm = if opts.front_matter {
-        meta::front_matter(&page, &urls)
-    } else {
-        String::new()
-    };
-    let fm_len = fm.len();
-    if fm_len > 0 {
-        fm.push('\n');
+    // afterwards would copy the whole Markdown once more. One buffer holds both from the
+    // start: room for a front matter and for what the renderer reserves after it, so that
+    // neither grows it step by step.
+    let mut out = String::with_capacity(FRONT_MATTER_ROOM + input.len() / 4 + 64);
+    if opts.front_matter {
+        meta::write_front_matter(&mut out, &page, &urls);
     }
-    let mut markdown = render::render_after(fm, &dom, &selection, &urls, input.len());
+    let fm_len = out.len();
+    if fm_len > 0 {
+        out.push('\n');
+    }
+    let mut markdown = render::render_after(out, &dom, &selection, &urls, input.len());
     drop(dom);
     let body_empty = markdown.len() <= fm_len + usize::from(fm_len > 0);
     if fm_len > 0 && body_empty {

@@ -1,4 +1,7 @@
 //! Document metadata: ETag and YAML front matter.
+use std::borrow::Cow;
+use std::fmt::Write;
+
 use sha2::{Digest, Sha256};
 
 use crate::dom::{Attr, Dom, NodeId, Tag, DOCUMENT};
@@ -65,27 +68,22 @@ pub fn collect(dom: &Dom) -> PageMeta {
                     .attr(n, Attr::Name)
                     .or_else(|| dom.attr(n, Attr::Property))
                     .or_else(|| dom.attr(n, Attr::Itemprop))
-                    .map(|k| k.trim().to_ascii_lowercase());
+                    .and_then(|k| MetaKey::of(k.trim()));
+                // Most `<meta>`s (viewport, generator, theme-color, …) say nothing kept here:
+                // their values are not worth cleaning.
+                let Some(key) = key else { continue };
                 let Some(value) = dom.attr(n, Attr::Content).and_then(clean_value) else {
                     continue;
                 };
-                let slot = match key.as_deref() {
-                    Some("description" | "og:description" | "twitter:description") => {
-                        &mut m.description
-                    }
-                    Some("og:title" | "twitter:title") => &mut og_title,
-                    Some("og:image" | "twitter:image" | "og:image:url") => &mut m.image,
+                let slot = match key {
+                    MetaKey::Description => &mut m.description,
+                    MetaKey::Title => &mut og_title,
+                    MetaKey::Image => &mut m.image,
                     // `name=author` is a name; `article:author` is often a profile URL.
-                    Some("author") if !looks_like_url(&value) => &mut named_author,
-                    Some("author" | "article:author" | "byl" | "dc.creator")
-                        if !looks_like_url(&value) =>
-                    {
-                        &mut m.author
-                    }
-                    Some(
-                        "article:published_time" | "datepublished" | "date" | "dc.date" | "pubdate",
-                    ) => &mut m.published,
-                    Some("og:url") if m.canonical.is_none() => &mut m.canonical,
+                    MetaKey::Author if !looks_like_url(&value) => &mut named_author,
+                    MetaKey::OtherAuthor if !looks_like_url(&value) => &mut m.author,
+                    MetaKey::Published => &mut m.published,
+                    MetaKey::Url if m.canonical.is_none() => &mut m.canonical,
                     _ => continue,
                 };
                 if slot.is_none() {
@@ -112,9 +110,62 @@ pub fn collect(dom: &Dom) -> PageMeta {
     m
 }
 
-/// Concatenated text of a subtree.
-fn text_content(dom: &Dom, id: NodeId) -> String {
-    dom.descendants(id).map(|n| dom.text_of(n)).collect()
+/// The `<meta>` keys (`name`, `property` or `itemprop`) [`collect`] reads.
+#[derive(Clone, Copy)]
+enum MetaKey {
+    Description,
+    Title,
+    Image,
+    /// `name=author`, preferred to the others.
+    Author,
+    OtherAuthor,
+    Published,
+    Url,
+}
+
+impl MetaKey {
+    /// The key `k` names, ignoring ASCII case (read without allocating: every `<meta>` of a
+    /// page comes here).
+    fn of(k: &str) -> Option<MetaKey> {
+        /// Longest key (`article:published_time`).
+        const MAX_LEN: usize = 22;
+        let mut buf = [0u8; MAX_LEN];
+        let lower = buf.get_mut(..k.len())?;
+        lower.copy_from_slice(k.as_bytes());
+        lower.make_ascii_lowercase();
+        Some(match &*lower {
+            b"description" | b"og:description" | b"twitter:description" => MetaKey::Description,
+            b"og:title" | b"twitter:title" => MetaKey::Title,
+            b"og:image" | b"twitter:image" | b"og:image:url" => MetaKey::Image,
+            b"author" => MetaKey::Author,
+            b"article:author" | b"byl" | b"dc.creator" => MetaKey::OtherAuthor,
+            b"article:published_time" | b"datepublished" | b"date" | b"dc.date" | b"pubdate" => {
+                MetaKey::Published
+            }
+            b"og:url" => MetaKey::Url,
+            _ => return None,
+        })
+    }
+}
+
+/// Concatenated text of a subtree, borrowed when it is one text node (a `<title>`).
+fn text_content(dom: &Dom, id: NodeId) -> Cow<'_, str> {
+    let mut pieces = dom
+        .descendants(id)
+        .map(|n| dom.text_of(n))
+        .filter(|t| !t.is_empty());
+    let Some(first) = pieces.next() else {
+        return Cow::Borrowed("");
+    };
+    match pieces.next() {
+        None => Cow::Borrowed(first),
+        Some(second) => {
+            let mut all = String::from(first);
+            all.push_str(second);
+            all.extend(pieces);
+            Cow::Owned(all)
+        }
+    }
 }
 
 /// JSON-LD blocks larger than this are skipped (they are data dumps, not page metadata).
@@ -247,6 +298,10 @@ fn clean_value(v: &str) -> Option<String> {
             break;
         }
     }
+    // No more bytes than the cap: no more characters either, nothing to count.
+    if out.len() <= MAX_VALUE_CHARS {
+        return (!out.is_empty()).then_some(out);
+    }
     if let Some((cut, _)) = out.char_indices().nth(MAX_VALUE_CHARS) {
         out.truncate(cut);
         out.push('…');
@@ -258,60 +313,89 @@ fn clean_value(v: &str) -> Option<String> {
 /// string with all quotes, backslashes and control characters escaped, so page content can
 /// neither end the block nor add keys.
 pub fn front_matter(meta: &PageMeta, urls: &Resolver) -> String {
+    let mut out = String::new();
+    write_front_matter(&mut out, meta, urls);
+    out
+}
+
+/// [`front_matter`] appended to `out` (nothing when the page says nothing), so that the
+/// Markdown can follow in the same buffer.
+pub fn write_front_matter(out: &mut String, meta: &PageMeta, urls: &Resolver) {
+    // Without the `<…>` that parentheses get in a Markdown link.
+    let unbracket = |u: String| {
+        let bare = u.trim_start_matches('<').trim_end_matches('>');
+        if bare.len() == u.len() {
+            u
+        } else {
+            bare.to_string()
+        }
+    };
     let url = meta
         .canonical
         .as_deref()
         .and_then(|c| urls.link(c))
-        .map(|u| u.trim_start_matches('<').trim_end_matches('>').to_string())
-        .or_else(|| urls.base().map(|u| u.to_string()));
+        .map(unbracket);
     let image = meta
         .image
         .as_deref()
         .and_then(|i| urls.link(i))
-        .map(|u| u.trim_start_matches('<').trim_end_matches('>').to_string());
+        .map(unbracket);
     let fields: [(&str, Option<&str>); 7] = [
         ("title", meta.title.as_deref()),
         ("description", meta.description.as_deref()),
-        ("url", url.as_deref()),
+        (
+            "url",
+            url.as_deref().or_else(|| urls.base().map(|u| u.as_str())),
+        ),
         ("lang", meta.lang.as_deref()),
         ("image", image.as_deref()),
         ("author", meta.author.as_deref()),
         ("published", meta.published.as_deref()),
     ];
-    let mut out = String::new();
+    let start = out.len();
     for (key, value) in fields {
         let Some(v) = value else { continue };
-        if out.is_empty() {
+        if out.len() == start {
             out.push_str("---\n");
         }
         out.push_str(key);
         out.push_str(": ");
-        yaml_quoted(&mut out, v);
+        yaml_quoted(out, v);
         out.push('\n');
     }
-    if !out.is_empty() {
+    if out.len() > start {
         out.push_str("---\n");
     }
-    out
 }
 
+/// `v` as a double-quoted YAML string; runs that need no escape are copied whole.
 fn yaml_quoted(out: &mut String, v: &str) {
     out.push('"');
-    for c in v.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
+    let mut start = 0;
+    for (i, c) in v.char_indices() {
+        // `None`: a `\uXXXX` escape.
+        let escape = match c {
+            '"' => Some("\\\""),
+            '\\' => Some("\\\\"),
+            '\n' => Some("\\n"),
+            '\t' => Some("\\t"),
+            '\r' => Some("\\r"),
             // Line separators, BOM, and the BMP noncharacters YAML does not allow unescaped.
-            '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
+            '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}' => None,
+            c if c.is_control() => None,
+            _ => continue,
+        };
+        out.push_str(v.get(start..i).unwrap_or(""));
+        match escape {
+            Some(e) => out.push_str(e),
+            // Writing to a String cannot fail.
+            None => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
             }
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
         }
+        start = i + c.len_utf8();
     }
+    out.push_str(v.get(start..).unwrap_or(""));
     out.push('"');
 }
 
@@ -382,6 +466,41 @@ mod tests {
             "---\ntitle: \"Evil\\\"\\n---\\nadmin: true # x: y \\\\\"\n---\n"
         );
         assert_eq!(fm.lines().count(), 3);
+    }
+
+    #[test]
+    fn yaml_escapes_only_what_it_must() {
+        let mut out = String::new();
+        yaml_quoted(
+            &mut out,
+            "plain é\u{2028}\u{1}\u{85}\u{feff}x\\\"\t\r\n\u{7f}\u{ffff}end",
+        );
+        assert_eq!(
+            out,
+            r#""plain é\u2028\u0001\u0085\ufeffx\\\"\t\r\n\u007f\uffffend""#
+        );
+    }
+
+    #[test]
+    fn meta_keys_ignore_case_and_whitespace_only_around() {
+        let dom = Dom::parse(
+            "<head><meta name=' DESCRIPTION ' content='d'><meta property='OG:Title' content='t'>\
+             <meta name='viewport' content='width=device-width'>\
+             <meta name='article:published_time-and-more' content='no'>\
+             <meta name='Author' content='https://x/y'><meta name=byl content='By Line'>",
+        );
+        let m = collect(&dom);
+        assert_eq!(m.description.as_deref(), Some("d"));
+        assert_eq!(m.title.as_deref(), Some("t"));
+        assert_eq!(m.published, None);
+        assert_eq!(m.author.as_deref(), Some("By Line"));
+    }
+
+    #[test]
+    fn text_content_joins_every_text_node() {
+        let dom = Dom::parse("<div>a <b>b</b><i></i> c</div>");
+        let div = dom.find(DOCUMENT, Tag::Div);
+        assert_eq!(div.map(|d| text_content(&dom, d)).as_deref(), Some("a b c"));
     }
 
     #[test]

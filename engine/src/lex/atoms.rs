@@ -174,9 +174,135 @@ fn lookup(key: (u64, u64)) -> Option<LocalName> {
     None
 }
 
+/// Names tried before a name is scanned and looked up at all: on real pages nearly half of
+/// all attribute names are `class` and a few dozen tags make up most of the rest, and for
+/// those one word comparison replaces the byte-by-byte scan and the table probe. Names of at
+/// most eight bytes, listed in [`NAMES`], no two with the same first two letters (see
+/// [`Hot::slot`]).
+const HOT_TAG_NAMES: &[&str] = &[
+    "a", "abbr", "article", "aside", "b", "br", "button", "code", "dd", "details", "div", "dl",
+    "dt", "em", "figure", "g", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "input",
+    "kbd", "label", "li", "main", "meta", "nav", "ol", "option", "p", "path", "pre", "script",
+    "section", "small", "span", "strong", "summary", "svg", "table", "tbody", "td", "th", "tr",
+    "u", "ul", "var",
+];
+const HOT_ATTRIBUTE_NAMES: &[&str] = &[
+    "action", "alt", "async", "border", "class", "content", "d", "fill", "for", "height", "href",
+    "id", "lang", "loading", "name", "open", "property", "rel", "role", "src", "style", "target",
+    "title", "type", "value", "width", "x", "xmlns", "y",
+];
+
+const HOT_BITS: u32 = 8;
+const HOT_SIZE: usize = 1 << HOT_BITS;
+/// Spreads the hot names of each list over distinct slots (checked when the tables are built;
+/// if a new name collides, try other odd constants until both lists build).
+const HOT_MULTIPLIER: u64 = 0x1905_D591_C5B2_E75B;
+
+/// Hot names by their [`Hot::slot`]: `index + 1` in [`NAMES`], 0 for none. One
+/// slot per name, so a look-up is one load; a name that is not hot fails the comparison with
+/// whatever its slot holds.
+pub(super) struct Hot([u16; HOT_SIZE]);
+
+pub(super) static HOT_TAGS: Hot = Hot::new(HOT_TAG_NAMES);
+pub(super) static HOT_ATTRIBUTES: Hot = Hot::new(HOT_ATTRIBUTE_NAMES);
+
+impl Hot {
+    const fn new(hot: &[&str]) -> Hot {
+        let mut table = [0u16; HOT_SIZE];
+        let mut h = 0;
+        while h < hot.len() {
+            let name = hot[h].as_bytes();
+            assert!(!name.is_empty() && name.len() <= 8);
+            let second = if name.len() > 1 { name[1] } else { 0 };
+            let mut i = 0;
+            while i < COUNT && !same(NAMES[i].as_bytes(), name) {
+                i += 1;
+            }
+            assert!(i < COUNT, "a hot name must be in NAMES");
+            let s = Hot::slot(name[0], second);
+            assert!(table[s] == 0, "two hot names in one slot");
+            table[s] = (i + 1) as u16;
+            h += 1;
+        }
+        Hot(table)
+    }
+
+    /// The slot of a name by its first two bytes, or by its only letter and 0 (the byte after
+    /// a one-letter name is whatever ends it).
+    const fn slot(first: u8, second: u8) -> usize {
+        let key = first as u64 | (second as u64) << 8;
+        (key.wrapping_mul(HOT_MULTIPLIER) >> (64 - HOT_BITS)) as usize
+    }
+
+    /// The hot name spelled at `bytes[a..]` and followed by a byte for which `ends` holds
+    /// (`span` is not `spank`), and the position after it.
+    #[inline]
+    pub(super) fn at(
+        &self,
+        bytes: &[u8],
+        a: usize,
+        ends: impl Fn(u8) -> bool,
+    ) -> Option<(LocalName, usize)> {
+        let word: [u8; 8] = bytes.get(a..a.checked_add(8)?)?.try_into().ok()?;
+        let word = u64::from_le_bytes(word);
+        let [first, second, ..] = word.to_le_bytes();
+        let slot = Hot::slot(first, if ends(second) { 0 } else { second });
+        let index = usize::from(*self.0.get(slot)?).checked_sub(1)?;
+        let (lo, hi) = *KEYS.get(index)?;
+        let len = (hi >> 56) as usize;
+        let mask = u64::MAX >> (64 - 8 * len);
+        if word & mask != lo || !ends(*bytes.get(a + len)?) {
+            return None;
+        }
+        Some((ATOMS.get(index)?.clone(), a + len))
+    }
+}
+
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hot_names_are_their_static_atoms() {
+        let ends = |b: u8| b == b'=' || b == b'>';
+        for (hot, names) in [
+            (&HOT_TAGS, HOT_TAG_NAMES),
+            (&HOT_ATTRIBUTES, HOT_ATTRIBUTE_NAMES),
+        ] {
+            for name in names {
+                let text = format!("{name}=\"0123456789\"");
+                let (atom, end) = hot.at(text.as_bytes(), 0, ends).expect(name);
+                assert_eq!(end, name.len());
+                assert_eq!(Some(atom), known(name.as_bytes()), "{name}");
+                // Only the exact bytes, ending where `ends` says, with a word to read.
+                let upper = text.to_uppercase();
+                assert!(hot.at(upper.as_bytes(), 0, ends).is_none(), "{name}");
+                let longer = format!("{name}x=\"0123456789\"");
+                assert!(hot.at(longer.as_bytes(), 0, ends).is_none(), "{name}");
+                assert!(hot.at(name.as_bytes(), 0, ends).is_none(), "{name}");
+            }
+        }
+        assert!(HOT_TAGS.at(b"sp>     ", 0, ends).is_none());
+        assert!(HOT_TAGS.at(b"xyz>    ", 0, ends).is_none());
+        assert!(HOT_TAGS
+            .at("\u{e9}t\u{e9}>   ".as_bytes(), 0, ends)
+            .is_none());
+        assert_eq!(HOT_TAGS.at(b"<a>      ", 1, ends).map(|(_, e)| e), Some(2));
+    }
 
     #[test]
     fn every_listed_name_is_its_own_static_atom() {

@@ -556,6 +556,11 @@ const SNIPPETS: &[&str] = &[
     "<a b = \"c\" / >", "<a b/c>", "<br/>", "<p/>", "<ä>", "<aä>", "<a ä=ö>", "<ÄÄ>",
     "<a B=\"C\" b=D>", "<img src=x alt=\"a > b\">", "<a b='c' d=\"e\" f=g h>",
     "<meta charset=utf-8>\u{FEFF}x", "<a b='&#0;'>", "<a b=\"&#x80;\">",
+    // Names the lexer recognises from a word before scanning (`atoms::Hot`).
+    "<span>", "<span/>", "<span\tclass=x>", "<spanx>", "<Span>", "<span\0>", "<code", "<td",
+    "<a class=x id=y href=z title=t style=s>", "<p classx=1 class=2>", "<div class>",
+    "<div class", "<div class=", "<li Class=x>", "<ul id\0=1>", "<em title\r\n=x>",
+    "</span >", "</spanx>", "</li/>", "</p", "<p id='a' id=b>",
     // End tags.
     "</", "</a", "</a ", "</a b", "</a b=c>", "</a/>", "</a b/>", "</>", "</ >", "</ x>",
     "</0>", "</\0>", "</\r\n>", "</A>", "</a\0>", "</>\nx", "</>&#10;", "</></>\n",

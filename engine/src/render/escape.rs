@@ -23,6 +23,35 @@ pub fn push_word(out: &mut String, word: &str, ctx: Ctx) {
     }
 }
 
+/// Split `s` after the word it starts with (up to HTML white space), and tell whether that
+/// word holds a byte [`push_word`] may escape: one pass over it, where finding its end and
+/// then [`push_word`] take two. Write it with [`push_split_word`].
+pub fn split_word(s: &str) -> (&str, &str, bool) {
+    let b = s.as_bytes();
+    let mut syntax = false;
+    for (i, &c) in b.iter().enumerate() {
+        match CLASS[usize::from(c)] {
+            0 => {}
+            SPACE => {
+                // White space is ASCII: a char boundary.
+                let (word, rest) = s.split_at_checked(i).unwrap_or((s, ""));
+                return (word, rest, syntax);
+            }
+            _ => syntax = true,
+        }
+    }
+    (s, "", syntax)
+}
+
+/// [`push_word`] of a word from [`split_word`], `syntax` as it said.
+pub fn push_split_word(out: &mut String, word: &str, syntax: bool, ctx: Ctx) {
+    if syntax {
+        push_escaped(out, word, ctx);
+    } else {
+        out.push_str(word);
+    }
+}
+
 /// The rest of a text node after its first word, which starts at white space (or is empty):
 /// each run of HTML white space becomes one space before the next word, and each word is
 /// escaped as by [`push_word`]. Returns whether the text ends in white space. Stretches of
@@ -235,6 +264,30 @@ pub fn longest_run(s: &str, ch: u8) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn split_word_writes_as_push_word() {
+        let link = Ctx {
+            link: true,
+            ..Ctx::default()
+        };
+        for s in [
+            "", " a", "a", "a b", "a_b c", "*x*\ty", "[1]\n", "ä|b", "`", "x\x0cy",
+        ] {
+            for ctx in [Ctx::default(), link] {
+                let end = s
+                    .bytes()
+                    .position(|b| b" \t\n\r\x0c".contains(&b))
+                    .unwrap_or(s.len());
+                let (word, rest, syntax) = split_word(s);
+                assert_eq!((word, rest), s.split_at(end), "{s:?}");
+                let (mut got, mut want) = (String::new(), String::new());
+                push_split_word(&mut got, word, syntax, ctx);
+                push_word(&mut want, word, ctx);
+                assert_eq!(got, want, "{s:?}");
+            }
+        }
+    }
 
     fn esc(s: &str) -> String {
         let mut out = String::new();

@@ -1643,7 +1643,9 @@ impl Renderer<'_> {
 fn link_title(dom: &Dom, a: NodeId) -> Option<&str> {
     let title = dom.attr(a, Attr::Title)?.trim();
     // Javadoc's "class in java.util" says nothing the link does not: decided before the
-    // link text is gathered, and without a lower-cased copy.
+    // link text is gathered, and without a lower-cased copy. Each prefix ends in ` in `:
+    // those four bytes are tested first (any case; a few other bytes pass too), as most
+    // titles are not Javadoc's.
     let javadoc = [
         "class in ",
         "interface in ",
@@ -1655,7 +1657,14 @@ fn link_title(dom: &Dom, a: NodeId) -> Option<&str> {
         "type parameter in ",
     ]
     .iter()
-    .any(|p| strip_prefix_ignore_case(title, p).is_some());
+    .any(|p| {
+        let tail = title
+            .as_bytes()
+            .get(p.len() - 4..p.len())
+            .and_then(|t| t.first_chunk::<4>());
+        tail.is_some_and(|t| u32::from_le_bytes(*t) | 0x2020_2020 == u32::from_le_bytes(*b" in "))
+            && strip_prefix_ignore_case(title, p).is_some()
+    });
     if javadoc {
         return None;
     }
@@ -1730,12 +1739,19 @@ fn is_permalink_glyph(text: &str) -> bool {
 
 /// Whether `<a href="#frag">` targets itself or one of its three nearest ancestors.
 fn links_to_itself(dom: &Dom, a: NodeId) -> bool {
-    let Some(frag) = dom
-        .attr(a, Attr::Href)
-        .map(str::trim)
-        .and_then(|h| h.strip_prefix('#'))
-        .filter(|f| !f.is_empty())
-    else {
+    let Some(href) = dom.attr(a, Attr::Href) else {
+        return false;
+    };
+    // Most links are not to a fragment: their first byte (ASCII, not white space, not `#`)
+    // says so before any trimming.
+    if href
+        .as_bytes()
+        .first()
+        .is_some_and(|&b| b.is_ascii_graphic() && b != b'#')
+    {
+        return false;
+    }
+    let Some(frag) = href.trim().strip_prefix('#').filter(|f| !f.is_empty()) else {
         return false;
     };
     let mut node = a;
@@ -1828,21 +1844,29 @@ pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
     ) {
         return false;
     }
-    dom.has_class(
-        id,
-        &[
-            "linenos",
-            "lineno",
-            "linenodiv",
-            "line-numbers-rows",
-            "rouge-gutter",
-            "gutter",
-            "blob-num",
-            "hljs-ln-numbers",
-            "ln-num",
-            "line-number",
-        ],
-    )
+    // Runs for every token of highlighted code: a `match` per class word, not a list scan.
+    has_class_where(dom, id, |c| {
+        matches!(
+            c,
+            "linenos"
+                | "lineno"
+                | "linenodiv"
+                | "line-numbers-rows"
+                | "rouge-gutter"
+                | "gutter"
+                | "blob-num"
+                | "hljs-ln-numbers"
+                | "ln-num"
+                | "line-number"
+        )
+    })
+}
+
+/// Whether the `class` of `id` holds a word `is_name` accepts: [`Dom::has_class`] with a
+/// `match` on each word (length tests and inline compares) instead of a scan of a name list.
+fn has_class_where(dom: &Dom, id: NodeId, is_name: impl Fn(&str) -> bool) -> bool {
+    dom.attr(id, Attr::Class)
+        .is_some_and(|class| class.split_ascii_whitespace().any(is_name))
 }
 
 /// What closes a link: `](destination "title")`, made once when the link opens.
@@ -2034,14 +2058,11 @@ fn has_control(b: &[u8]) -> bool {
     match b.last_chunk::<8>() {
         // The last eight bytes, overlapping words already read.
         Some(word) => word_has_control(b, b.len() - 8, u64::from_le_bytes(*word)),
-        None => {
-            // Shorter than a word (white space between tags, mostly): padded with a letter.
-            let mut word = [b'a'; 8];
-            for (w, &c) in word.iter_mut().zip(b) {
-                *w = c;
-            }
-            word_has_control(b, 0, u64::from_le_bytes(word))
-        }
+        // Shorter than a word (white space between tags, mostly): byte by byte.
+        None => b
+            .iter()
+            .enumerate()
+            .any(|(i, &c)| !(0x20..0x7f).contains(&c) && control_at(b, i)),
     }
 }
 

@@ -4,7 +4,7 @@
 //! Blocks are written whole lines at a time, so `out` always ends at a line start; the blank
 //! line between two blocks is written lazily when the next block starts, with the prefixes in
 //! force at that moment.
-use super::escape::{line_start_escape, push_word, push_words, Ctx};
+use super::escape::{line_start_escape, push_split_word, push_word, push_words, split_word, Ctx};
 
 /// Prefix levels beyond this are not indented further: hostile nesting stays linear in size.
 const MAX_PREFIX_DEPTH: usize = 24;
@@ -243,9 +243,7 @@ impl Writer {
         if self.delims.markers {
             self.note_text(s);
         }
-        let rest = s.get(lead..).unwrap_or("");
-        let len = rest.bytes().take_while(|&b| !is_html_space(b)).count();
-        let (word, rest) = rest.split_at_checked(len).unwrap_or((rest, ""));
+        let (word, rest, syntax) = split_word(s.get(lead..).unwrap_or(""));
         let Some(&first) = word.as_bytes().first() else {
             return;
         };
@@ -254,7 +252,7 @@ impl Writer {
         self.before_word(first);
         self.guard_adjacent(first);
         let ctx = self.ctx();
-        push_word(&mut self.inline, word, ctx);
+        push_split_word(&mut self.inline, word, syntax, ctx);
         if rest.is_empty() {
             return;
         }
@@ -299,6 +297,54 @@ impl Writer {
 
     /// Whitespace-collapsed text without Markdown escaping (inside code spans).
     pub fn raw_text(&mut self, s: &str) {
+        // A stale marker position the text could reach: word by word, as `text` does.
+        if self
+            .fresh_marker
+            .is_some_and(|(_, end)| end > self.inline.len())
+        {
+            self.raw_words(s);
+            return;
+        }
+        let b = s.as_bytes();
+        let lead = b.iter().take_while(|&&c| is_html_space(c)).count();
+        if lead > 0 && self.space == Space::None {
+            self.space = Space::Pending;
+        }
+        if lead == b.len() {
+            return;
+        }
+        self.before_word(b'x');
+        // After the first word, each run of white space is one space before the next word
+        // (the first word left nothing for `before_word` to settle): stretches of words
+        // already one space apart are copied in one piece.
+        let mut chunk = lead;
+        let mut i = lead;
+        while let Some(&c) = b.get(i) {
+            if !is_html_space(c) {
+                i += 1;
+                continue;
+            }
+            let ws = i;
+            while b.get(i).is_some_and(|&c| is_html_space(c)) {
+                i += 1;
+            }
+            if i == b.len() {
+                self.push_code(s.get(chunk..ws).unwrap_or(""));
+                self.space = Space::Pending;
+                return;
+            }
+            if i != ws + 1 || c != b' ' {
+                // White space is ASCII: both ends are char boundaries.
+                self.push_code(s.get(chunk..ws).unwrap_or(""));
+                self.inline.push(' ');
+                chunk = i;
+            }
+        }
+        self.push_code(s.get(chunk..).unwrap_or(""));
+    }
+
+    /// [`Writer::raw_text`] word by word.
+    fn raw_words(&mut self, s: &str) {
         let mut first = true;
         for word in html_words(s) {
             if !first && self.space == Space::None {
@@ -309,11 +355,16 @@ impl Writer {
                 continue;
             }
             self.before_word(b'x');
-            if self.in_table > 0 && word.contains('|') {
-                self.inline.push_str(&word.replace('|', "\\|"));
-            } else {
-                self.inline.push_str(word);
-            }
+            self.push_code(word);
+        }
+    }
+
+    /// Code text, its `|` escaped in a table cell.
+    fn push_code(&mut self, s: &str) {
+        if self.in_table > 0 && s.contains('|') {
+            self.inline.push_str(&s.replace('|', "\\|"));
+        } else {
+            self.inline.push_str(s);
         }
     }
 
@@ -442,39 +493,51 @@ impl Writer {
     }
 
     fn before_word(&mut self, first: u8) {
-        if let Some((open, close)) = self.last_em.take() {
-            if self.space == Space::None
-                && close + 1 == self.inline.len()
-                && (first.is_ascii_alphanumeric() || first >= 0x80)
-            {
-                let after_strong = self
-                    .strong_before
-                    .is_some_and(|(_, end, at)| at == open && end == open);
-                self.strong_to_underscores(open);
-                // Right after a `*` closer (`**a*b***_c_d`) a `*` would join its run, which
-                // then closes neither: the emphasis goes, its text stays. A run after a word
-                // is a closer (an opener there could not open before `_`).
-                let head = self.inline.get(..open).unwrap_or("");
-                let star = head.trim_end_matches('*');
-                let closer = after_strong || star.chars().next_back().is_some_and(is_word);
-                // After `**` alone the run of three reads (`**b***c*d`).
-                let run = head.len() - star.len();
-                if run > 0 && run != 2 && closer && close > open {
-                    self.inline.truncate(close);
-                    self.inline.replace_range(open..open + 1, "");
-                    self.flush_space();
-                    return;
-                }
-                // Same-length replacements in place: O(1), not a copy of the paragraph (a page
-                // of a million `<i>x</i>` was quadratic with a rebuilt string).
-                for at in [open, close] {
-                    if self.inline.get(at..at + 1) == Some("_") {
-                        self.inline.replace_range(at..at + 1, "*");
-                    }
-                }
+        // Runs before every word: the rare `_emphasis_` case is a call of its own, so the
+        // common one pays for no registers it needs.
+        if let Some(em) = self.last_em.take() {
+            if self.word_after_em(em, first) {
+                return;
             }
         }
         self.flush_space();
+    }
+
+    /// [`Writer::before_word`] right after an `_emphasis_` (open, close): true when the
+    /// pending space was settled here.
+    #[inline(never)]
+    fn word_after_em(&mut self, (open, close): (usize, usize), first: u8) -> bool {
+        if self.space == Space::None
+            && close + 1 == self.inline.len()
+            && (first.is_ascii_alphanumeric() || first >= 0x80)
+        {
+            let after_strong = self
+                .strong_before
+                .is_some_and(|(_, end, at)| at == open && end == open);
+            self.strong_to_underscores(open);
+            // Right after a `*` closer (`**a*b***_c_d`) a `*` would join its run, which
+            // then closes neither: the emphasis goes, its text stays. A run after a word
+            // is a closer (an opener there could not open before `_`).
+            let head = self.inline.get(..open).unwrap_or("");
+            let star = head.trim_end_matches('*');
+            let closer = after_strong || star.chars().next_back().is_some_and(is_word);
+            // After `**` alone the run of three reads (`**b***c*d`).
+            let run = head.len() - star.len();
+            if run > 0 && run != 2 && closer && close > open {
+                self.inline.truncate(close);
+                self.inline.replace_range(open..open + 1, "");
+                self.flush_space();
+                return true;
+            }
+            // Same-length replacements in place: O(1), not a copy of the paragraph (a page
+            // of a million `<i>x</i>` was quadratic with a rebuilt string).
+            for at in [open, close] {
+                if self.inline.get(at..at + 1) == Some("_") {
+                    self.inline.replace_range(at..at + 1, "*");
+                }
+            }
+        }
+        false
     }
 
     /// The `_` opener at `open`, about to become `*`, directly follows the closer of a strong
@@ -739,8 +802,12 @@ impl Writer {
         }
         // So does white space that is text (`<i>foo&nbsp;</i>`): a closer after it cannot
         // close. It goes back after the closer, as text.
-        let kept = self.inline.trim_end_matches(is_text_space).len();
-        let moved = if emphasis && kept > open + open_len {
+        let kept = if emphasis {
+            self.inline.trim_end_matches(is_text_space).len()
+        } else {
+            self.inline.len()
+        };
+        let moved = if kept > open + open_len && kept < self.inline.len() {
             self.inline.split_off(kept)
         } else {
             String::new()
@@ -749,11 +816,11 @@ impl Writer {
         // which could not open before it. Spans inside begin after it and stay where they are.
         let at = open;
         let body = at + open_len;
-        let ws_len = self
-            .inline
-            .get(body..)
-            .map_or(0, |s| s.len() - s.trim_start_matches(is_text_space).len());
-        let open = if emphasis && ws_len > 0 && body + ws_len < self.inline.len() {
+        let ws_len = match self.inline.get(body..) {
+            Some(s) if emphasis => s.len() - s.trim_start_matches(is_text_space).len(),
+            _ => 0,
+        };
+        let open = if ws_len > 0 && body + ws_len < self.inline.len() {
             let ws = self
                 .inline
                 .get(body..body + ws_len)
@@ -796,27 +863,30 @@ impl Writer {
         // this one (`***a**b*`) is part of it. Only when that opener's span holds the only
         // other delimiters inside: a run of three left open would let any later intraword
         // delimiter close it (`***a**b**c***`).
-        let next = self
-            .inline
-            .get(open + open_len..)
-            .map(|a| {
-                let inner = a.trim_start_matches('*');
-                let run = a.len() - inner.len();
-                // And only when the content ends in a word, so the closing run closes. The
-                // count is bounded: a span reopened again and again (`<i>x</i>` × 250,000)
-                // grows with every close, and counting all of it each time was quadratic.
-                let last = a.trim_end_matches('*').chars().next_back();
-                let only = || {
-                    a.len() <= MAX_RUN_SCAN && a.bytes().filter(|&b| b == b'*').count() == 2 * run
-                };
-                if star && run > 0 && last.is_some_and(is_word) && only() {
-                    inner
-                } else {
-                    a
-                }
-            })
-            .and_then(|a| a.chars().next());
-        let opens = !emphasis || left_flanking(prev, next);
+        // What follows the opener only matters to emphasis (links always open).
+        let next = || {
+            self.inline
+                .get(open + open_len..)
+                .map(|a| {
+                    let inner = a.trim_start_matches('*');
+                    let run = a.len() - inner.len();
+                    // And only when the content ends in a word, so the closing run closes. The
+                    // count is bounded: a span reopened again and again (`<i>x</i>` × 250,000)
+                    // grows with every close, and counting all of it each time was quadratic.
+                    let last = a.trim_end_matches('*').chars().next_back();
+                    let only = || {
+                        a.len() <= MAX_RUN_SCAN
+                            && a.bytes().filter(|&b| b == b'*').count() == 2 * run
+                    };
+                    if star && run > 0 && last.is_some_and(is_word) && only() {
+                        inner
+                    } else {
+                        a
+                    }
+                })
+                .and_then(|a| a.chars().next())
+        };
+        let opens = !emphasis || left_flanking(prev, next());
         if opens {
             self.inline.push_str(marker);
         } else {
@@ -1450,6 +1520,8 @@ impl Writer {
     }
 
     /// [`Writer::flush_paragraph`] of a paragraph with content, or in a link around blocks.
+    /// Never inlined: inlined, its register saves made every empty flush pay for it.
+    #[inline(never)]
     fn write_paragraph(&mut self) {
         if self.block_link.is_some() {
             self.close_link_segment();
@@ -2210,6 +2282,46 @@ fn unlink(runs: &mut [Run], k: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn raw_text_in_pieces_matches_word_by_word() {
+        let texts = [
+            "",
+            " ",
+            "a",
+            " a ",
+            "a  b",
+            "a b c",
+            "a\tb",
+            "\n  x y\n",
+            "x|y z",
+            "ä\u{a0}b  c ",
+            "a\r\nb",
+        ];
+        for s in texts {
+            for prefix in ["", "x", "x ", "**"] {
+                for (space, table) in [(Space::None, 0), (Space::Pending, 0), (Space::None, 1)] {
+                    let run = |words: bool| {
+                        let mut w = Writer::with_capacity(16);
+                        if prefix == "**" {
+                            w.open_marker("**");
+                        } else {
+                            w.inline.push_str(prefix);
+                        }
+                        w.space = space;
+                        w.in_table = table;
+                        if words {
+                            w.raw_words(s);
+                        } else {
+                            w.raw_text(s);
+                        }
+                        (w.inline, w.space)
+                    };
+                    assert_eq!(run(false), run(true), "{s:?} after {prefix:?}, {space:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn html_words_split_like_str_split() {
