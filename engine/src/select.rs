@@ -42,6 +42,18 @@ pub fn is_hidden(dom: &Dom, id: NodeId) -> bool {
 /// read declaration by declaration with comments removed, so that `content: 'display:none'`
 /// or a custom property does not count and `display:/**/none` does.
 pub(crate) fn style_hides(style: &str) -> bool {
+    // A hiding declaration's property is `display` or `visibility` in some ASCII case, both
+    // ending in `y`. Removing comments only deletes bytes, so a style with no `y`/`Y` byte at all
+    // cannot hide: one memchr pass skips the declaration parse for most style attributes
+    // (`width: 50%`, `color: red`, …).
+    if memchr::memchr2(b'y', b'Y', style.as_bytes()).is_none() {
+        return false;
+    }
+    style_hides_parsed(style)
+}
+
+/// [`style_hides`] without the byte pre-check: comments removed, then declarations read.
+fn style_hides_parsed(style: &str) -> bool {
     if !style.contains("/*") {
         // Nearly every style attribute: read in place, no copy.
         return declarations_hide(style);
@@ -1416,6 +1428,52 @@ mod tests {
             "!important",
         ] {
             assert!(!style_hides(style), "{style:?} does not hide");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20000))]
+        /// The `y`/`Y` pre-check in [`style_hides`] never changes the answer of the full parse.
+        #[test]
+        fn style_precheck_matches_the_parse(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "display", "DISPLAY", "DisPlaY", "displa", "visibility", "VISIBILITY",
+                    "visibilit", "none", "NONE", "nOnE", "hidden", "HIDDEN", "collapse",
+                    "Collapse", ":", ";", " ", "\t", "\n", "\u{a0}", "\u{3000}", "/*", "*/",
+                    "/", "*", "!important", "!IMPORTANT", "y", "Y", "e", "\\79", "\\59",
+                    "displa\\79", "'", "\"", "--", "é", "width:50%", "color:red", "-",
+                ]),
+                0..12,
+            )
+        ) {
+            let style = pieces.concat();
+            proptest::prop_assert_eq!(style_hides(&style), style_hides_parsed(&style), "{:?}", style);
+        }
+    }
+
+    #[test]
+    fn style_precheck_keeps_every_hiding_spelling() {
+        for style in [
+            "display:none",
+            "DISPLAY:NONE",
+            "dIsPlAy : nOnE !ImPoRtAnT",
+            "\u{a0}display\u{3000}:\tnone\n",
+            "displa/**/y:none",
+            "visibilit/* c */Y:hidden",
+            "width:50%;visibility:collapse",
+        ] {
+            assert!(style_hides_parsed(style), "{style:?}");
+            assert!(style_hides(style), "{style:?}");
+        }
+        for style in [
+            "width:50%",
+            "color:red; margin:0",
+            "/* none */",
+            "displa\\79:none",
+        ] {
+            assert!(!style_hides(style), "{style:?}");
+            assert_eq!(style_hides(style), style_hides_parsed(style), "{style:?}");
         }
     }
 
