@@ -242,8 +242,14 @@ impl Dom {
     /// Whether the element's `class` holds one of `names` as a whole token (case-sensitive,
     /// as CSS class selectors are).
     pub fn has_class(&self, id: NodeId, names: &[&str]) -> bool {
+        self.has_class_where(id, |c| names.contains(&c))
+    }
+
+    /// Whether one of the element's `class` tokens satisfies `is_name` (a `matches!` over
+    /// fixed names compiles to a few comparisons where a list would be scanned per token).
+    pub fn has_class_where(&self, id: NodeId, is_name: impl Fn(&str) -> bool) -> bool {
         self.attr(id, Attr::Class)
-            .is_some_and(|class| class.split_ascii_whitespace().any(|c| names.contains(&c)))
+            .is_some_and(|class| class.split_ascii_whitespace().any(is_name))
     }
 
     /// The local name of an element (for elements the converter does not know by tag).

@@ -1845,7 +1845,7 @@ pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
         return false;
     }
     // Runs for every token of highlighted code: a `match` per class word, not a list scan.
-    has_class_where(dom, id, |c| {
+    dom.has_class_where(id, |c| {
         matches!(
             c,
             "linenos"
@@ -1860,13 +1860,6 @@ pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
                 | "line-number"
         )
     })
-}
-
-/// Whether the `class` of `id` holds a word `is_name` accepts: [`Dom::has_class`] with a
-/// `match` on each word (length tests and inline compares) instead of a scan of a name list.
-fn has_class_where(dom: &Dom, id: NodeId, is_name: impl Fn(&str) -> bool) -> bool {
-    dom.attr(id, Attr::Class)
-        .is_some_and(|class| class.split_ascii_whitespace().any(is_name))
 }
 
 /// What closes a link: `](destination "title")`, made once when the link opens.
