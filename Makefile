@@ -41,7 +41,7 @@ ENVOY = $(shell scripts/envoy-path.sh)
 
 OCI_IMAGE ?= markdown-filter:dev
 
-.PHONY: setup build wasm wasm-trap native run test test-unit test-integration lint validate oci adversarial \
+.PHONY: setup build wasm wasm-trap wasm-stages native run test test-unit test-integration lint validate oci adversarial \
 	web web-setup playground playground-build test-browser
 .PHONY: fuzz conformance
 
@@ -56,6 +56,11 @@ wasm:
 # target dir, so it never overwrites the real filter.
 wasm-trap:
 	$(CARGO) build -p markdown-filter --target $(WASM_TARGET) --release --features test-trap --target-dir target/trap
+
+# Benchmark-only build with per-stage conversion counters (src/stages.rs), for make bench.
+wasm-stages:
+	$(CARGO) build -p markdown-filter --target $(WASM_TARGET) --release --features stage-metrics --target-dir target/stages
+	scripts/wasm-opt.sh target/stages/$(WASM_TARGET)/release/markdown_filter.wasm
 
 native:
 	$(CARGO) build --release -p md-origin -p md-convert
@@ -87,6 +92,7 @@ lint: setup
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy -p markdown-filter --target $(WASM_TARGET) -- -D warnings
 	$(CARGO) clippy -p markdown-filter --target $(WASM_TARGET) --features test-trap -- -D warnings
+	$(CARGO) clippy -p markdown-filter --target $(WASM_TARGET) --features stage-metrics -- -D warnings
 	scripts/web-setup.sh --rust-only
 	$(CARGO) clippy -p agent-markdown-web --target wasm32-unknown-unknown --all-targets -- -D warnings
 
@@ -156,7 +162,7 @@ test-browser: native playground-build
 # request under callgrind (~5 minutes); without it that table is skipped.
 .PHONY: bench soak bench-check
 
-bench: setup build
+bench: setup build wasm-stages
 	.venv/bin/python scripts/bench.py run
 
 soak: setup build

@@ -65,6 +65,12 @@ TARGET = Path(os.environ.get("CARGO_TARGET_DIR") or REPO / "target")
 WASM = Path(
     os.environ.get("MD_FILTER_WASM") or TARGET / "wasm32-wasip1/release/markdown_filter.wasm"
 )
+# The same filter with per-stage counters (`make wasm-stages`, cargo feature stage-metrics).
+STAGES_WASM = Path(
+    os.environ.get("MD_STAGES_WASM")
+    or REPO / "target/stages/wasm32-wasip1/release/markdown_filter.wasm"
+)
+STAGE_NAMES = ("decode", "parse", "select", "render", "tokens", "etag")
 ORIGIN_BIN = Path(os.environ.get("MD_ORIGIN_BIN") or TARGET / "release/origin")
 MD_CONVERT = Path(os.environ.get("MD_CONVERT_BIN") or TARGET / "release/md-convert")
 CORPUS = REPO / "corpus"
@@ -334,6 +340,8 @@ class Envoy:
     # take to become ready (under valgrind V8 compiles the module for ~1 min).
     wrapper: list[str] = field(default_factory=list)
     ready_timeout: float = 60.0
+    # Another build of the filter (None: WASM).
+    wasm: Path | None = None
 
     @property
     def http_port(self) -> int:
@@ -373,7 +381,7 @@ class Envoy:
             https_port=self.https_port,
             admin_port=self.admin_port,
             origin_ports=origin_ports,
-            wasm=WASM,
+            wasm=self.wasm or WASM,
             base=self.base_yaml or ENVOY_YAML,
             plugin_config=self.plugin_config,
         )
@@ -1121,6 +1129,34 @@ def cmd_run(_: argparse.Namespace) -> int:
             "hwm_kib": rss_kib(baseline.pid)["VmHWM"],
         }
         results["rss"] = rss
+
+        # S: where a conversion's time goes inside Envoy's V8, under load: the filter built
+        # with per-stage counters (memo off), small page at c=10 and the large one at c=1.
+        if STAGES_WASM.exists():
+            stages_envoy = Envoy("stages-1w", base + 11000, 1, envoy_core,
+                                 plugin_config=NO_MEMO, wasm=STAGES_WASM)
+            stages_envoy.start(procs, OUT, origin_ports)
+            warm_up(stages_envoy, 3 if is_quick else 20)
+            results["processes"][stages_envoy.name] = shlex.join(stages_envoy.argv).replace(
+                str(REPO) + "/", ""
+            )
+            results["stages_envoy"] = {}
+            for size, vus in (("small", 10), ("large", 1)):
+                before = stages_envoy.counters()
+                res = cell(f"stages_{size}", "markdown", size, "h1", vus, stages_envoy, "stages",
+                           reuse=False)
+                after = stages_envoy.counters()
+
+                def grew(name: str) -> int:
+                    key = f"wasmcustom.markdown.{name}"
+                    return after.get(key, 0) - before.get(key, 0)
+
+                results["stages_envoy"][size] = {
+                    "vus": vus,
+                    "conversions": grew("converted"),
+                    "ns": {st: grew(f"stage_ns.{st}") for st in STAGE_NAMES},
+                    "rps": res.get("rps"),
+                }
 
         # E: instructions per request, each Envoy under callgrind in turn.
         results["instructions"] = count_instructions(procs, origin_ports, base + 5000, envoy_core)
@@ -2143,7 +2179,63 @@ def stages_section(r: dict) -> str:
             "this build's `md-convert --bench` prints no `stages` object. The report picks it up "
             "automatically once it does.",
         ]
+    out += ["", envoy_stages_section(r)]
     return "\n".join(out) + "\n"
+
+
+def envoy_stages_section(r: dict) -> str:
+    """Per-stage time inside Envoy (the stage-metrics build) beside md-convert's native one."""
+    se = r.get("stages_envoy") or {}
+    head = "**Inside Envoy (V8), under load.**"
+    if not se:
+        return f"{head} Not measured (no `make wasm-stages` build).\n"
+    mc = r.get("md_convert") or {}
+    header = ["stage"]
+    cols: list[tuple[str, dict, dict | None]] = []
+    for size, e in se.items():
+        if not e.get("conversions"):
+            continue
+        native = mc.get(size) or {}
+        header += [f"{size}: Envoy µs", "share", "native µs", "Envoy ÷ native"]
+        cols.append((size, e, native.get("stages") if isinstance(native, dict) else None))
+    if not cols:
+        return f"{head} No conversions counted.\n"
+    rows = []
+    totals: list[float] = []
+    for st in STAGE_NAMES + ("total",):
+        row = [f"`{st}`" if st != "total" else "**total**"]
+        for size, e, nat in cols:
+            n = e["conversions"]
+            ns = e["ns"]
+            total_ns = sum(ns.values()) or 1
+            v = (total_ns if st == "total" else ns.get(st, 0)) / n / 1000
+            files = (mc.get(size) or {}).get("files") or 1
+            if nat:
+                nat_us = (sum(nat.values()) if st == "total" else nat.get(st, 0)) * 1e6 / files
+            else:
+                nat_us = None
+            row += [
+                f"{v:,.1f}",
+                "100%" if st == "total" else f"{100 * v * n * 1000 / total_ns:.1f}%",
+                f"{nat_us:,.1f}" if nat_us is not None else "–",
+                f"{v / nat_us:.1f}×" if nat_us else "–",
+            ]
+        rows.append(row)
+    cells = ", ".join(
+        f"{size} page h1 c={e['vus']}: {e['conversions']:,} conversions" for size, e, _ in cols
+    )
+    return (
+        f"{head} The filter built with per-stage counters (`make wasm-stages`: cargo feature "
+        "`stage-metrics`, counters `markdown.stage_ns.<stage>`; memo off, one pinned worker), "
+        f"mean per conversion over k6 runs ({cells}), beside the native best-of-passes times "
+        "above. Envoy ÷ native is the price of running in V8 plus that of starting cold: the "
+        "large page's conversion lasts long enough to warm up and pays mostly the first; a "
+        "small page's is over before the converter's code and data are back in the core's "
+        "caches and branch predictors after Envoy's own network work, which a native loop "
+        "over one page never leaves. The ETag costs ~4× on both: Wasm has no SHA "
+        "instructions, the native build uses the CPU's.\n\n"
+        + table(header, rows, right=set(range(1, len(header))))
+    )
 
 
 def peer_section(r: dict) -> str:
@@ -2618,7 +2710,7 @@ def write_doc(r: dict) -> None:
         for size, p in pages.items()
     ]
     make_cmd = " ".join([*(f"{k}={v}" for k, v in r.get("knobs", {}).items()), "make bench"])
-    make_cmd += "    # = make setup build; .venv/bin/python scripts/bench.py run"
+    make_cmd += "    # = make setup build wasm-stages; .venv/bin/python scripts/bench.py run"
     access_log = (
         " The shipped configuration's stdout access log is kept on all of them (one JSON line per "
         "request, written to `.run/bench/envoy-*.log`), so its cost is in every number."
@@ -2626,7 +2718,7 @@ def write_doc(r: dict) -> None:
         else ""
     )
     cores = (
-        "filter-1w, baseline-1w, ungated-1w, convert-1w and routevary-1w are pinned to core 0 "
+        "filter-1w, baseline-1w, ungated-1w, convert-1w, routevary-1w and stages-1w are pinned to core 0 "
         "(`taskset -c 0`); k6 and "
         "the origin to core 1 for every 1-worker cell. filter-2w is unpinned, and for its cells k6 and the "
         "origin are unpinned too: all three share both cores."
@@ -2701,7 +2793,9 @@ took {fmt(r.get("minutes"), 1)} minutes.
   option `memo_bytes: 0`: the conversion memo off, so every Markdown request runs the engine
   (`convert_*` cells), and **routevary-1w**, filter-1w with `Vary: Accept` added by route
   `other` (`response_headers_to_add`) instead of the `markdown.vary` filter (docs/DEPLOYMENT.md,
-  "The Accept gate"), measured only in the small page's h1 c=1 overhead pair, for information.
+  "The Accept gate"), measured only in the small page's h1 c=1 overhead pair, for information,
+  and **stages-1w**, convert-1w running the filter built with per-stage counters
+  (`make wasm-stages`), only for the in-Envoy stage breakdown (`stages_*` cells).
   filter-1w runs the shipped defaults, whose memo answers a repeat of the same page bytes at the
   same URL from memory (k6 fetches one page over and over, so after the first request every
   `markdown_small`/`markdown_medium` request there is a memo hit; the ~1.2 MB page is too big

@@ -94,6 +94,11 @@
 //! response the filter sees is counted once in `converted`, `not_modified` or a
 //! `passthrough.<reason>`; a stream reset while buffering counts as `passthrough.error`.
 //!
+//! # Benchmark build
+//! With the cargo feature `stage-metrics` (`make wasm-stages`, for `make bench` only), each
+//! conversion also adds its per-stage times to counters `markdown.stage_ns.<stage>`
+//! ([`stages`]).
+//!
 //! # Test build
 //! With the cargo feature `test-trap` (for testing Envoy's `failure_policy` only), a request
 //! carrying `x-markdown-test-trap: 1` panics inside the VM. Normal builds have no such code.
@@ -114,6 +119,8 @@ pub mod host;
 pub mod memo;
 pub mod metrics;
 pub mod negotiate;
+#[cfg(all(feature = "stage-metrics", target_family = "wasm"))]
+pub mod stages;
 pub mod stream;
 
 proxy_wasm::main! {{

@@ -21,7 +21,7 @@
 
 use std::rc::Rc;
 
-use agent_markdown::{convert, Options, Output};
+use agent_markdown::{Options, Output};
 use proxy_wasm::types::Action;
 
 use crate::coding::{self, Coding, Codings, DecodeError};
@@ -468,7 +468,15 @@ fn convert_body(
         prune: cfg.prune,
     };
     let started = host.now_micros();
-    let output = convert(html, &opts);
+    // The stage counters are host calls: wasm only (native tests have no host to link).
+    #[cfg(not(all(feature = "stage-metrics", target_family = "wasm")))]
+    let output = agent_markdown::convert(html, &opts);
+    #[cfg(all(feature = "stage-metrics", target_family = "wasm"))]
+    let output = {
+        let (output, times) = agent_markdown::convert_timed(html, &opts);
+        crate::stages::record(&times);
+        output
+    };
     if let (Some(a), Some(b)) = (started, host.now_micros()) {
         let micros = b.saturating_sub(a);
         host.record_conversion_us(micros);

@@ -1,0 +1,47 @@
+//! Per-stage conversion time as Envoy counters: a benchmark build only (cargo feature
+//! `stage-metrics`, `make wasm-stages`), so that `make bench` can show where the time of a
+//! conversion goes inside Envoy's V8, under load, beside the native `md-convert --bench`
+//! breakdown. Shipped builds have none of this: it reads the clock six times per conversion.
+//!
+//! Counter `markdown.stage_ns.<stage>` grows by the nanoseconds each conversion spent in
+//! that stage; divided by `markdown.converted` it is the mean per conversion.
+
+use std::cell::OnceCell;
+
+use agent_markdown::StageTimes;
+use proxy_wasm::hostcalls;
+use proxy_wasm::types::MetricType;
+
+/// Stage names, in pipeline order (as in [`StageTimes`]).
+pub const STAGES: [&str; 6] = ["decode", "parse", "select", "render", "tokens", "etag"];
+
+thread_local! {
+    static IDS: OnceCell<[Option<u32>; 6]> = const { OnceCell::new() };
+}
+
+/// Add one conversion's stage times to the counters (defined on first use).
+pub fn record(times: &StageTimes) {
+    let spent = [
+        times.decode,
+        times.parse,
+        times.select,
+        times.render,
+        times.tokens,
+        times.etag,
+    ];
+    IDS.with(|ids| {
+        let ids = ids.get_or_init(|| {
+            STAGES.map(|s| {
+                hostcalls::define_metric(MetricType::Counter, &format!("markdown.stage_ns.{s}"))
+                    .ok()
+            })
+        });
+        for (id, d) in ids.iter().zip(spent) {
+            if let Some(id) = id {
+                let ns = i64::try_from(d.as_nanos()).unwrap_or(i64::MAX);
+                // A counter that cannot be bumped must not affect the response.
+                let _ = hostcalls::increment_metric(*id, ns);
+            }
+        }
+    });
+}
