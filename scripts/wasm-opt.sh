@@ -49,32 +49,39 @@ else
     exit 0
 fi
 
+flags=${WASM_OPT_FLAGS:--O3 --one-caller-inline-max-function-size=50}
+version=$({ "$bin" --version 2>/dev/null || true; } | grep -o 'version[ _][0-9]*' | head -1 | tr -dc 0-9 || true)
+what="wasm-opt $flags (binaryen ${version:-?})"
+
 cache=$wasm.opt
 in_sum=$(sha256sum "$wasm" | cut -d' ' -f1)
 if [[ -f $cache && -f $stamp ]]; then
-    read -r src_sum out_sum _ <"$stamp" || true
-    if [[ $in_sum == "${out_sum:-}" ]]; then
-        exit 0 # already the optimised module
-    fi
-    if [[ $in_sum == "${src_sum:-}" && $(sha256sum "$cache" | cut -d' ' -f1) == "${out_sum:-}" ]]; then
-        cp "$cache" "$wasm.tmp" && mv "$wasm.tmp" "$wasm"
-        exit 0
+    read -r src_sum out_sum made_by <"$stamp" || true
+    if [[ ${made_by:-} == "$what" ]]; then
+        if [[ $in_sum == "${out_sum:-}" ]]; then
+            exit 0 # already the optimised module
+        fi
+        if [[ $in_sum == "${src_sum:-}" && $(sha256sum "$cache" | cut -d' ' -f1) == "${out_sum:-}" ]]; then
+            cp "$cache" "$wasm.tmp" && mv "$wasm.tmp" "$wasm"
+            exit 0
+        fi
     fi
 fi
 
-flags=${WASM_OPT_FLAGS:--O3 --one-caller-inline-max-function-size=50}
 before=$(stat -c %s "$wasm")
 # Exactly the features rustc's wasm32-wasip1 target and .cargo/config.toml (simd128) enable,
 # so the output needs nothing Envoy's V8 would not have had to run the input.
 # shellcheck disable=SC2086 # flags is a word list
-"$bin" $flags --enable-simd --enable-bulk-memory --enable-sign-ext \
+if ! "$bin" $flags --enable-simd --enable-bulk-memory --enable-sign-ext \
     --enable-nontrapping-float-to-int --enable-mutable-globals --enable-reference-types \
-    --enable-multivalue "$wasm" -o "$cache.tmp" ||
-    { rm -f "$cache.tmp"; die "$bin failed on $wasm"; }
+    --enable-multivalue "$wasm" -o "$cache.tmp"; then
+    # The module works unoptimised: a wasm-opt that cannot read it must not stop the build.
+    rm -f "$cache.tmp" "$stamp"
+    say "warning: $bin failed; $wasm left as it was"
+    exit 0
+fi
 mv "$cache.tmp" "$cache"
-version=$("$bin" --version 2>/dev/null | grep -o 'version[ _][0-9]*' | head -1 | tr -dc 0-9)
-printf '%s %s wasm-opt %s (binaryen %s)\n' "$in_sum" "$(sha256sum "$cache" | cut -d' ' -f1)" \
-    "$flags" "${version:-?}" >"$stamp"
+printf '%s %s %s\n' "$in_sum" "$(sha256sum "$cache" | cut -d' ' -f1)" "$what" >"$stamp"
 # A new file, not an overwrite: cargo's hard link to the same inode in deps/ keeps its bytes.
 cp "$cache" "$wasm.tmp" && mv "$wasm.tmp" "$wasm"
-say "binaryen ${version:-?} $flags: $wasm $before -> $(stat -c %s "$wasm") bytes"
+say "$what: $wasm $before -> $(stat -c %s "$wasm") bytes"
