@@ -5,7 +5,7 @@
 #
 # TARGET is a wasm-pack target (bundler: the npm package; web: ES module for <script
 # type=module>, used by the playground; nodejs). wasm-pack's own wasm-opt step is off (it
-# would download binaryen); when a `wasm-opt` is on PATH (binaryen), the module is
+# would download binaryen); when a `wasm-opt` is found (binaryen: see below), the module is
 # optimised with it here instead (WASM_OPT_FLAGS, default -O3; WASM_OPT=0 skips;
 # WASM_OPT_BIN=path). Measured: -O3 and -Oz both ~13% smaller raw, ~2% gzipped, no faster.
 set -euo pipefail
@@ -27,11 +27,17 @@ PATH=$root/.tools/bin:$PATH WASM_PACK_DISABLE_UPDATE_CHECK=1 \
 wasm=$out/agent_markdown_web_bg.wasm
 raw=$(stat -c %s "$wasm")
 
-# WASM_OPT_BIN picks a wasm-opt other than the one on PATH (e.g. npm's binaryen package).
-wasm_opt=${WASM_OPT_BIN:-$(command -v wasm-opt || true)}
+# WASM_OPT_BIN picks another wasm-opt; else the pinned binaryen scripts/setup.sh installs
+# from npm (as scripts/wasm-opt.sh uses for the filter), else one on PATH.
+pinned=.tools/binaryen/node_modules/binaryen/bin/wasm-opt
+if [[ -z ${WASM_OPT_BIN:-} && -x $pinned ]] && command -v node >/dev/null; then
+    wasm_opt=$root/$pinned
+else
+    wasm_opt=${WASM_OPT_BIN:-$(command -v wasm-opt || true)}
+fi
 flags=${WASM_OPT_FLAGS:--O3}
 if [[ ${WASM_OPT:-1} == 0 || -z $wasm_opt ]]; then
-    opt="; no wasm-opt on PATH"
+    opt="; no wasm-opt"
 # The features rustc's wasm32 target enables by default. An old binaryen (Debian bookworm's
 # 108) cannot parse the module (table.fill): keep it unoptimised rather than fail the build.
 elif "$wasm_opt" $flags --enable-bulk-memory --enable-nontrapping-float-to-int \
