@@ -436,6 +436,15 @@ class Envoy:
         return {s["name"]: int(s["value"]) for s in stats if "name" in s and "value" in s}
 
 
+def counters_grown(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
+    """How much each of the filter's counters (`Envoy.counters`) grew, without the
+    `wasmcustom.markdown.` prefix."""
+    return {
+        k.removeprefix("wasmcustom.markdown."): after.get(k, 0) - before.get(k, 0)
+        for k in after
+    }
+
+
 def start_origin(
     procs: Procs, workdir: Path, ports: list[int], cpus: str | None
 ) -> subprocess.Popen:
@@ -1149,16 +1158,11 @@ def cmd_run(_: argparse.Namespace) -> int:
                 before = stages_envoy.counters()
                 res = cell(f"stages_{size}", "markdown", size, "h1", vus, stages_envoy, "stages",
                            reuse=False)
-                after = stages_envoy.counters()
-
-                def grew(name: str) -> int:
-                    key = f"wasmcustom.markdown.{name}"
-                    return after.get(key, 0) - before.get(key, 0)
-
+                grew = counters_grown(before, stages_envoy.counters())
                 results["stages_envoy"][size] = {
                     "vus": vus,
-                    "conversions": grew("converted"),
-                    "ns": {st: grew(f"stage_ns.{st}") for st in STAGE_NAMES},
+                    "conversions": grew.get("converted", 0),
+                    "ns": {st: grew.get(f"stage_ns.{st}", 0) for st in STAGE_NAMES},
                     "rps": res.get("rps"),
                 }
 
@@ -1286,10 +1290,7 @@ def cmd_soak(_: argparse.Namespace) -> int:
         if r.returncode not in (0, 99):
             result["error"] = (r.stderr or r.stdout).strip()[-2000:]
         result["k6_rc"] = r.returncode
-        result["counters"] = {
-            k.removeprefix("wasmcustom.markdown."): after.get(k, 0) - before.get(k, 0)
-            for k in after
-        }
+        result["counters"] = counters_grown(before, after)
         result["hwm_kib"] = rss_kib(envoy.pid)["VmHWM"]
     finally:
         procs.stop_all()
@@ -2195,38 +2196,40 @@ def envoy_stages_section(r: dict) -> str:
         return f"{head} Not measured (no `make wasm-stages` build).\n"
     mc = r.get("md_convert") or {}
     header = ["stage"]
-    cols: list[tuple[str, dict, dict | None]] = []
+    # Per page: µs per conversion by stage (and "total"), in Envoy and natively (if known).
+    cols: list[tuple[str, dict, dict[str, float], dict[str, float] | None]] = []
     for size, e in se.items():
-        if not e.get("conversions"):
+        n = e.get("conversions")
+        if not n:
             continue
-        native = mc.get(size) or {}
+        envoy = {st: e["ns"].get(st, 0) / n / 1000 for st in STAGE_NAMES}
+        envoy["total"] = sum(envoy.values())
+        native_run = mc.get(size) or {}
+        nat = native_run.get("stages")
+        native = None
+        if isinstance(nat, dict) and nat:
+            files = native_run.get("files") or 1
+            native = {st: nat.get(st, 0) * 1e6 / files for st in STAGE_NAMES}
+            native["total"] = sum(native.values())
         header += [f"{size}: Envoy µs", "share", "native µs", "Envoy ÷ native"]
-        cols.append((size, e, native.get("stages") if isinstance(native, dict) else None))
+        cols.append((size, e, envoy, native))
     if not cols:
         return f"{head} No conversions counted.\n"
     rows = []
-    totals: list[float] = []
     for st in STAGE_NAMES + ("total",):
         row = [f"`{st}`" if st != "total" else "**total**"]
-        for size, e, nat in cols:
-            n = e["conversions"]
-            ns = e["ns"]
-            total_ns = sum(ns.values()) or 1
-            v = (total_ns if st == "total" else ns.get(st, 0)) / n / 1000
-            files = (mc.get(size) or {}).get("files") or 1
-            if nat:
-                nat_us = (sum(nat.values()) if st == "total" else nat.get(st, 0)) * 1e6 / files
-            else:
-                nat_us = None
+        for _, _, envoy, native in cols:
+            v = envoy[st]
+            nat_us = native[st] if native else None
             row += [
                 f"{v:,.1f}",
-                "100%" if st == "total" else f"{100 * v * n * 1000 / total_ns:.1f}%",
+                "100%" if st == "total" else f"{100 * v / (envoy['total'] or 1):.1f}%",
                 f"{nat_us:,.1f}" if nat_us is not None else "–",
                 f"{v / nat_us:.1f}×" if nat_us else "–",
             ]
         rows.append(row)
     cells = ", ".join(
-        f"{size} page h1 c={e['vus']}: {e['conversions']:,} conversions" for size, e, _ in cols
+        f"{size} page h1 c={e['vus']}: {e['conversions']:,} conversions" for size, e, _, _ in cols
     )
     return (
         f"{head} The filter built with per-stage counters (`make wasm-stages`: cargo feature "
