@@ -2,6 +2,7 @@
 # Optimise the release filter module in place with binaryen's wasm-opt (run by `make wasm`).
 #
 #   scripts/wasm-opt.sh target/wasm32-wasip1/release/markdown_filter.wasm
+#   scripts/wasm-opt.sh --which    # prints the wasm-opt it would use (nothing if none)
 #
 # Why: on top of rustc's opt-level 3 + LTO it shrinks the code section by ~11 % (the module
 # by ~16 %: Istio and Envoy Gateway fetch it over the network). In Envoy 1.40 under load
@@ -26,25 +27,30 @@ set -euo pipefail
 say() { printf 'wasm-opt: %s\n' "$*"; }
 die() { printf 'wasm-opt: error: %s\n' "$*" >&2; exit 1; }
 
-wasm=${1:?usage: scripts/wasm-opt.sh MODULE.wasm}
+root=$(cd "$(dirname "$0")/.." && pwd)
+pinned=$root/.tools/binaryen/node_modules/binaryen/bin/wasm-opt
+if [[ -n ${WASM_OPT_BIN:-} ]]; then
+    bin=$WASM_OPT_BIN
+elif [[ -x $pinned ]] && command -v node >/dev/null; then
+    bin=$pinned
+else
+    bin=$(command -v wasm-opt || true)
+fi
+if [[ ${1:-} == --which ]]; then
+    [[ -z $bin ]] || printf '%s\n' "$bin"
+    exit 0
+fi
+
+wasm=${1:?usage: scripts/wasm-opt.sh MODULE.wasm | --which}
 [[ -f $wasm ]] || die "$wasm not found"
 wasm=$(realpath "$wasm")
-cd "$(dirname "$0")/.."
 stamp=$wasm.opt-stamp
 
 if [[ ${WASM_OPT:-1} == 0 ]]; then
     say "skipped (WASM_OPT=0): $wasm left as cargo built it"
     exit 0
 fi
-
-pinned=.tools/binaryen/node_modules/binaryen/bin/wasm-opt
-if [[ -n ${WASM_OPT_BIN:-} ]]; then
-    bin=$WASM_OPT_BIN
-elif [[ -x $pinned ]] && command -v node >/dev/null; then
-    bin=$pinned
-elif command -v wasm-opt >/dev/null; then
-    bin=$(command -v wasm-opt)
-else
+if [[ -z $bin ]]; then
     say "no wasm-opt (run scripts/setup.sh, or put binaryen's wasm-opt on PATH): $wasm left unoptimised"
     exit 0
 fi

@@ -27,14 +27,9 @@ PATH=$root/.tools/bin:$PATH WASM_PACK_DISABLE_UPDATE_CHECK=1 \
 wasm=$out/agent_markdown_web_bg.wasm
 raw=$(stat -c %s "$wasm")
 
-# WASM_OPT_BIN picks another wasm-opt; else the pinned binaryen scripts/setup.sh installs
-# from npm (as scripts/wasm-opt.sh uses for the filter), else one on PATH.
-pinned=.tools/binaryen/node_modules/binaryen/bin/wasm-opt
-if [[ -z ${WASM_OPT_BIN:-} && -x $pinned ]] && command -v node >/dev/null; then
-    wasm_opt=$root/$pinned
-else
-    wasm_opt=${WASM_OPT_BIN:-$(command -v wasm-opt || true)}
-fi
+# The filter's wasm-opt: WASM_OPT_BIN, else the pinned binaryen scripts/setup.sh installs
+# from npm, else one on PATH.
+wasm_opt=$(scripts/wasm-opt.sh --which)
 flags=${WASM_OPT_FLAGS:--O3}
 if [[ ${WASM_OPT:-1} == 0 || -z $wasm_opt ]]; then
     opt="; no wasm-opt"
