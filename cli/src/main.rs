@@ -213,8 +213,7 @@ fn bench(dir: &Path) -> Result<(), Failure> {
             pass.tokens += t.tokens;
             pass.etag += t.etag;
         }
-        let total = |t: &StageTimes| t.decode + t.parse + t.select + t.render + t.tokens + t.etag;
-        if stages.as_ref().is_none_or(|b| total(&pass) < total(b)) {
+        if stages.as_ref().is_none_or(|b| pass.total() < b.total()) {
             stages = Some(pass);
         }
     }

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use agent_markdown::{convert, Options};
+use agent_markdown::{convert, Options, StageTimes};
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_md-convert");
@@ -251,6 +251,33 @@ fn bench_counts_html_files_recursively() {
     assert!(seconds > 0.0, "{report}");
     let implied = (PAGE.len() + small.len()) as f64 / 1e6 / seconds;
     assert!((mb_per_s - implied).abs() <= implied * 1e-9, "{report}");
+}
+
+#[test]
+fn bench_stages_are_the_engines_stages() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_page(dir.path(), "a.html", PAGE.as_bytes());
+    let output = run(&["--bench", dir.path().to_str().expect("utf-8")], b"");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("bench JSON");
+    let stages = report["stages"].as_object().expect("stages object");
+    let mut reported: Vec<&str> = stages.keys().map(String::as_str).collect();
+    let mut engine: Vec<&str> = StageTimes::default()
+        .by_stage()
+        .iter()
+        .map(|(name, _)| *name)
+        .collect();
+    reported.sort_unstable();
+    engine.sort_unstable();
+    assert_eq!(reported, engine, "{report}");
+    let secs: Vec<f64> = stages
+        .values()
+        .map(|v| v.as_f64().expect("seconds"))
+        .collect();
+    assert!(
+        secs.iter().all(|s| *s >= 0.0) && secs.iter().sum::<f64>() > 0.0,
+        "{report}"
+    );
 }
 
 #[test]

@@ -85,6 +85,25 @@ pub struct StageTimes {
     pub etag: std::time::Duration,
 }
 
+impl StageTimes {
+    /// Each stage's name (as `md-convert --bench` reports it) and time, in pipeline order.
+    pub fn by_stage(&self) -> [(&'static str, std::time::Duration); 6] {
+        [
+            ("decode", self.decode),
+            ("parse", self.parse),
+            ("select", self.select),
+            ("render", self.render),
+            ("tokens", self.tokens),
+            ("etag", self.etag),
+        ]
+    }
+
+    /// The time of all stages together.
+    pub fn total(&self) -> std::time::Duration {
+        self.by_stage().iter().map(|(_, d)| *d).sum()
+    }
+}
+
 /// [`convert`] with the time of each stage (for benchmarks; reads the clock between stages,
 /// so it needs a platform with `std::time::Instant`).
 pub fn convert_timed(input: &[u8], opts: &Options) -> (Output, StageTimes) {

@@ -12,33 +12,23 @@ use agent_markdown::StageTimes;
 use proxy_wasm::hostcalls;
 use proxy_wasm::types::MetricType;
 
-/// Stage names, in pipeline order (as in [`StageTimes`]).
-pub const STAGES: [&str; 6] = ["decode", "parse", "select", "render", "tokens", "etag"];
-
 thread_local! {
     static IDS: OnceCell<[Option<u32>; 6]> = const { OnceCell::new() };
 }
 
 /// Add one conversion's stage times to the counters (defined on first use).
 pub fn record(times: &StageTimes) {
-    let spent = [
-        times.decode,
-        times.parse,
-        times.select,
-        times.render,
-        times.tokens,
-        times.etag,
-    ];
+    let stages = times.by_stage();
     IDS.with(|ids| {
         let ids = ids.get_or_init(|| {
-            STAGES.map(|s| {
-                hostcalls::define_metric(MetricType::Counter, &format!("markdown.stage_ns.{s}"))
-                    .ok()
+            stages.map(|(name, _)| {
+                let metric = format!("markdown.stage_ns.{name}");
+                hostcalls::define_metric(MetricType::Counter, &metric).ok()
             })
         });
-        for (id, d) in ids.iter().zip(spent) {
+        for (id, (_, spent)) in ids.iter().zip(stages) {
             if let Some(id) = id {
-                let ns = i64::try_from(d.as_nanos()).unwrap_or(i64::MAX);
+                let ns = i64::try_from(spent.as_nanos()).unwrap_or(i64::MAX);
                 // A counter that cannot be bumped must not affect the response.
                 let _ = hostcalls::increment_metric(*id, ns);
             }
