@@ -16,6 +16,7 @@
 
 Knobs (environment):
     BENCH_DURATION=10s          length of each k6 cell
+    BENCH_OVERHEAD_DURATION=5s  length of each run of a not-converted overhead pair
     BENCH_QUICK=1               smoke pass: 2 s cells, c = 1 and 10 only, short criterion, few
                                 large conversions (numbers not meaningful)
     BENCH_CRITERION=0           skip criterion (engine and bench/compare) and the interleaved
@@ -98,6 +99,7 @@ PAGE_NOTES = {
 KNOBS = (
     "BENCH_QUICK",
     "BENCH_DURATION",
+    "BENCH_OVERHEAD_DURATION",
     "BENCH_CRITERION",
     "BENCH_COMPARE_SECONDS",
     "BENCH_LARGE_ITERATIONS",
@@ -111,26 +113,29 @@ SOAK_END = "<!-- soak:end -->"
 TARGET_LARGE_P50_MS = 45.0
 TARGET_SMALL_RATIO = 0.40
 TARGET_OVERHEAD_RPS_PCT = 3.0
-# Overhead pairs, each measured `repeats` times in all (the first run is in the matrix or the
-# concurrency table); the verdict takes the median of each side. The c=1 pair gets more runs:
-# one client is the most latency-bound cell, its 10 s runs are cheap, and across single runs its
-# req/s spread (2,900–4,300 on one Envoy) is far wider than the 3 % it is judged by.
-OVERHEAD_REPEATS = 1 if os.environ.get("BENCH_QUICK", "") not in ("", "0") else 3
-OVERHEAD_REPEATS_C1 = 1 if OVERHEAD_REPEATS == 1 else 9
-# The 1.2 MB page's pair gets more too: its p50 is multi-millisecond, so the machine's speed
-# modes move it by ±200 µs (four times the 50 µs it is judged by); across make bench runs its
-# median of 3 flipped verdicts (+1.1 %, −63 µs; then −2.6 %, +231 µs) on the same filter.
-OVERHEAD_REPEATS_LARGE = 1 if OVERHEAD_REPEATS == 1 else 7
-# And the small page's h2 pair: over TLS its runs spread wider (2026-11-26: the same gated
-# configuration, where the Wasm filter never runs, measured -0.2 %, -8.6 % and -3.6 % against
-# the no-filter Envoy in one run's three repetitions, flipping its verdict).
-OVERHEAD_REPEATS_H2 = 1 if OVERHEAD_REPEATS == 1 else 5
+# Not-converted overhead pairs: each is `pairs` back-to-back runs of the no-filter Envoy and
+# the filter Envoy (short ones, OVERHEAD_DURATION), order alternating, and the verdict is the
+# median of the per-pair ratios (and p50 differences). The machine's speed switches between two
+# modes every few seconds, so two 10 s runs minutes apart often landed in different modes: on
+# 686f2e0 the small page's h2 pair, where the Wasm filter never runs, measured -0.8 % to -16.5 %
+# in five such pairs (the median of each side: -9.4 %), while 12 adjacent 4 s pairs of the same
+# two Envoys, run by hand, gave per-pair ratios 0.97-1.07, median 1.00.
+QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+OVERHEAD_DURATION = "2s" if QUICK else os.environ.get("BENCH_OVERHEAD_DURATION", "5s")
+# The small page's Markdown cells join the first OVERHEAD_REPEATS - 1 pairs (the 0.40× ratio
+# targets take the median of those and the matrix/concurrency run: 3 runs).
+OVERHEAD_REPEATS = 1 if QUICK else 3
+OVERHEAD_PAIRS = 1 if QUICK else 8
+# One client is the most latency-bound cell: single runs of one Envoy spread over ±20 %.
+OVERHEAD_PAIRS_C1 = 1 if QUICK else 10
+# Over TLS the runs spread wider.
+OVERHEAD_PAIRS_H2 = 1 if QUICK else 10
 OVERHEAD_CELLS = (
-    ("small", "h1", 1, OVERHEAD_REPEATS_C1),
-    ("small", "h1", 10, OVERHEAD_REPEATS),
-    ("small", "h2", 10, OVERHEAD_REPEATS_H2),
-    ("medium", "h1", 10, OVERHEAD_REPEATS),
-    ("large", "h1", 10, OVERHEAD_REPEATS_LARGE),
+    ("small", "h1", 1, OVERHEAD_PAIRS_C1),
+    ("small", "h1", 10, OVERHEAD_PAIRS),
+    ("small", "h2", 10, OVERHEAD_PAIRS_H2),
+    ("medium", "h1", 10, OVERHEAD_PAIRS),
+    ("large", "h1", 10, OVERHEAD_PAIRS),
 )
 TARGET_OVERHEAD_P50_US = 50.0
 # The overhead pair that also runs routevary-1w (route-level Vary instead of markdown.vary).
@@ -139,17 +144,13 @@ ROUTEVARY_CELL = ("small", "h1", 1)
 NO_MEMO = {"memo_bytes": 0}
 
 
-def interleave(sides: list, rep: int) -> list:
-    """The order of an overhead pair's sides in repetition `rep` (from 1; 0 may hold fewer
-    sides): reversed on odd repetitions, forward on even ones, rotated by one every two. Over
-    the c=1 pair's 8 repetitions each two sides come in either order 4 times and each of 4
-    sides goes first twice; the pairs measured in repetitions 1 and 2 only keep the plain
-    reversed-then-forward order."""
-    if not sides:
-        return []
-    k = ((rep - 1) // 2) % len(sides)
-    order = sides[k:] + sides[:k]
-    return order if rep % 2 == 0 else order[::-1]
+def pair_order(pair: list, others: list, rep: int) -> list:
+    """The run order of overhead pair `rep` (from 1): the pair's two sides back to back, in
+    alternating order, and the informational sides on alternating ends, so that no side
+    always runs first or last."""
+    if rep % 2:
+        return pair + others
+    return others[::-1] + pair[::-1]
 
 
 # The NGINX markdown module's published baseline (PERFORMANCE baseline of 2026-02-26: Apple M4
@@ -183,7 +184,7 @@ def env_int(name: str, default: int) -> int:
 
 
 def quick() -> bool:
-    return os.environ.get("BENCH_QUICK", "") not in ("", "0")
+    return QUICK
 
 
 def log(msg: str) -> None:
@@ -954,6 +955,7 @@ def cmd_run(_: argparse.Namespace) -> int:
         "env": environment(k6),
         "quick": is_quick,
         "duration": duration,
+        "overhead_duration": OVERHEAD_DURATION,
         "large_iterations": large_iters,
         "pinned": two_cores,
         "pages": {
@@ -1012,6 +1014,7 @@ def cmd_run(_: argparse.Namespace) -> int:
             envoy: Envoy,
             phase: str,
             reuse: bool = True,
+            duration: str = duration,
             **kw: Any,
         ) -> dict:
             k6_cpus = client_core if envoy.cpus else None
@@ -1067,36 +1070,34 @@ def cmd_run(_: argparse.Namespace) -> int:
         ):
             cell(name, scenario, size, "h1", 10, filter2, "workers")
 
-        # C2: the overhead pairs again, interleaved and alternating which goes first, so that a
-        # slow stretch of this shared vCPU (its speed switches between two modes every few
-        # seconds) cannot decide a verdict alone: targets use the median of all runs.
-        # The filter without the Accept gate (what Istio runs) joins every repetition, so its
+        # C2: the not-converted overhead pairs. Each pair runs the no-filter Envoy and the
+        # filter Envoy back to back in short runs, so both sides of a pair usually meet the
+        # same speed mode of this shared vCPU (it switches every few seconds); the order
+        # alternates and the verdicts take the median of the per-pair ratios.
+        # The filter without the Accept gate (what Istio runs) joins every pair, so its
         # overhead is measured the same way, for information; so does route-level Vary
         # (routevary-1w) in the small page's h1 c=1 pair.
         set_affinity(origin.pid, {int(client_core)} if client_core else all_cpus)
-        for rep in range(max(n for *_, n in OVERHEAD_CELLS)):
-            for size, proto, vus, repeats in OVERHEAD_CELLS:
-                if rep >= repeats:
+        for rep in range(1, max(n for *_, n in OVERHEAD_CELLS) + 1):
+            for size, proto, vus, pairs in OVERHEAD_CELLS:
+                if rep > pairs:
                     continue
-                pair = [
-                    (f"baseline_{size}", baseline),
-                    (f"passthrough_{size}", filter1),
-                ] if rep else []
-                pair.append((f"passthrough_{size}", ungated))
+                pair = [(f"baseline_{size}", baseline), (f"passthrough_{size}", filter1)]
+                others = [(f"passthrough_{size}", ungated)]
                 if (size, proto, vus) == ROUTEVARY_CELL:
-                    pair.append((f"passthrough_{size}", routevary))
-                for name, envoy in interleave(pair, rep):
-                    cell(name, "passthrough", size, proto, vus, envoy, f"overhead-{rep}", reuse=False)
+                    others.append((f"passthrough_{size}", routevary))
+                for name, envoy in pair_order(pair, others, rep):
+                    cell(name, "passthrough", size, proto, vus, envoy, f"overhead-{rep}",
+                         reuse=False, duration=OVERHEAD_DURATION)
                 # The small page's Markdown beside its passthrough runs above: the 0.40× ratio
-                # targets use the medians of both (the c=1 pair's extra runs are for the
-                # overhead verdict only).
-                if 0 < rep < OVERHEAD_REPEATS and size == "small":
+                # targets use the medians of all runs (the matrix or concurrency one, these).
+                if rep < OVERHEAD_REPEATS and size == "small":
                     for name, envoy in (("markdown_small", filter1), ("convert_small", convert)):
                         cell(name, "markdown", size, proto, vus, envoy, f"overhead-{rep}",
                              reuse=False)
             # And the 1.2 MB page at one client (its p50 target: a conversion every time, so
             # on the Envoy without the memo), once per repetition.
-            if 0 < rep < OVERHEAD_REPEATS:
+            if rep < OVERHEAD_REPEATS:
                 cell("convert_large", "markdown", "large", "h1", 1, convert, f"overhead-{rep}",
                      reuse=False)
 
@@ -1766,20 +1767,45 @@ def median_cell(cells: list[dict], **kw: Any) -> dict | None:
     }
 
 
-def overhead(pt: dict | None, bl: dict | None) -> tuple[float, float, str] | None:
-    """A filter Envoy's passthrough cell against the no-filter baseline's: req/s change in
-    %, p50 change in µs, and the table text for both."""
-    q = ratio(pt, bl)
-    if q is None or pt is None or bl is None:
+def overhead(
+    cells: list[dict], size: str, proto: str, vus: int, envoy: str
+) -> tuple[float, float, str] | None:
+    """An Envoy's not-converted runs against the no-filter baseline's, pair by pair (the
+    `overhead-N` phases, where the two ran back to back): the median of the per-pair req/s
+    changes in % and p50 changes in µs, and the table text."""
+    changes: list[float] = []
+    dp50s: list[float] = []
+    cpu: dict[str, list[float]] = {"baseline": [], "filter": []}
+    for c in cells:
+        if not (
+            c.get("phase", "").startswith("overhead-")
+            and c.get("envoy") == envoy
+            and c.get("name") == f"passthrough_{size}"
+            and (c.get("proto"), c.get("vus")) == (proto, vus)
+        ):
+            continue
+        b = find(cells, phase=c["phase"], envoy="baseline-1w", name=f"baseline_{size}",
+                 proto=proto, vus=vus)
+        if not (b and c.get("rps") and b.get("rps")):
+            continue
+        changes.append((c["rps"] / b["rps"] - 1) * 100)
+        if c.get("p50_ms") is not None and b.get("p50_ms") is not None:
+            dp50s.append((c["p50_ms"] - b["p50_ms"]) * 1000)
+        for side, run in (("baseline", b), ("filter", c)):
+            if run.get("envoy_cpu_us_per_req") is not None:
+                cpu[side].append(run["envoy_cpu_us_per_req"])
+    if not changes:
         return None
-    change = (q - 1) * 100
-    dp50 = ((pt.get("p50_ms") or 0) - (bl.get("p50_ms") or 0)) * 1000
-    runs = min(pt["runs"], bl["runs"])
+    change = statistics.median(changes)
+    dp50 = statistics.median(dp50s) if dp50s else 0.0
+    n = len(changes)
     text = (
-        (f"median of {runs} interleaved runs: " if runs > 1 else "1 run: ")
-        + f"req/s {change:+.1f}%, p50 {dp50:+.0f} µs; Envoy CPU/req "
-        f"{fmt(bl.get('envoy_cpu_us_per_req'), 0)} → "
-        f"{fmt(pt.get('envoy_cpu_us_per_req'), 0)} µs"
+        (f"median of {n} back-to-back pairs: " if n > 1 else "1 pair: ")
+        + f"req/s {change:+.1f}%"
+        + (f" ({min(changes):+.1f} to {max(changes):+.1f})" if n > 1 else "")
+        + f", p50 {dp50:+.0f} µs; Envoy CPU/req "
+        f"{fmt(statistics.median(cpu['baseline']) if cpu['baseline'] else None, 0)} → "
+        f"{fmt(statistics.median(cpu['filter']) if cpu['filter'] else None, 0)} µs"
     )
     return change, dp50, text
 
@@ -1873,13 +1899,7 @@ def targets_section(r: dict) -> str:
                 ]
             )
     for size, proto, vus, _ in OVERHEAD_CELLS:
-        pt = median_cell(
-            cells, name=f"passthrough_{size}", proto=proto, vus=vus, envoy="filter-1w"
-        )
-        bl = median_cell(
-            cells, name=f"baseline_{size}", proto=proto, vus=vus, envoy="baseline-1w"
-        )
-        gated = overhead(pt, bl)
+        gated = overhead(cells, size, proto, vus, "filter-1w")
         if gated is None:
             continue
         change, dp50, text = gated
@@ -1892,32 +1912,15 @@ def targets_section(r: dict) -> str:
                 verdict(change >= -TARGET_OVERHEAD_RPS_PCT and dp50 <= TARGET_OVERHEAD_P50_US),
             ]
         )
-        ug = median_cell(
-            cells, name=f"passthrough_{size}", proto=proto, vus=vus, envoy="ungated-1w"
-        )
-        ungated = overhead(ug, bl)
-        if ungated is not None:
-            rows.append(
-                [
-                    f"(for information) the same without the Accept gate, as on Istio "
-                    f"({size}, {proto}, c={vus})",
-                    ungated[2],
-                    "–",
-                ]
-            )
-        rv = median_cell(
-            cells, name=f"passthrough_{size}", proto=proto, vus=vus, envoy="routevary-1w"
-        )
-        route_vary = overhead(rv, bl)
-        if route_vary is not None:
-            rows.append(
-                [
-                    "(for information) Vary from the route instead of markdown.vary "
-                    f"({size}, {proto}, c={vus})",
-                    route_vary[2],
-                    "–",
-                ]
-            )
+        for envoy, label in (
+            ("ungated-1w", "the same without the Accept gate, as on Istio"),
+            ("routevary-1w", "Vary from the route instead of markdown.vary"),
+        ):
+            other = overhead(cells, size, proto, vus, envoy)
+            if other is not None:
+                rows.append(
+                    [f"(for information) {label} ({size}, {proto}, c={vus})", other[2], "–"]
+                )
     per = (r.get("instructions") or {}).get("per_request") or {}
     bl_i = (per.get("baseline-1w") or {}).get("passthrough")
     pt_i = (per.get("filter-1w") or {}).get("passthrough")
@@ -2810,7 +2813,8 @@ took {fmt(r.get("minutes"), 1)} minutes.
   are shown: the memo is what an operator gets, convert-1w is what the engine costs.{access_log}
 - **Cores.** {cores}
 - **Client.** k6 (`bench/k6/bench.js`), one cell per scenario × page × protocol × concurrency,
-  {r.get("duration")} each after a warm-up; every VU keeps one connection. HTTP/1.1 on the plain
+  {r.get("duration")} each (the overhead pairs' runs {r.get("overhead_duration", "10s")}) after a
+  warm-up; every VU keeps one connection. HTTP/1.1 on the plain
   listener, HTTP/2 on the TLS listener (k6 negotiates h2 only through ALPN; the CA is
   `envoy/certs/ca.crt` via `SSL_CERT_FILE`); each response's protocol is a check. Requests send
   `Accept-Encoding: identity` (otherwise Envoy's compressors would compress and drop the strong
@@ -2834,16 +2838,21 @@ took {fmt(r.get("minutes"), 1)} minutes.
   conversion time (access-log `markdown_us`) alternated between ~40 ms and ~70 ms in blocks of
   ~30 requests. One 10 s cell can land in either mode, so a single cell's ratio against another
   is only as good as that; compare CPU µs per request and repeat a cell before trusting a
-  difference under ~1.6×. The not-converted overhead pairs (small page h1 c=10; medium page
-  h1 c=10) therefore run {OVERHEAD_REPEATS} times, the small page's h2 c=10 pair
-  {OVERHEAD_REPEATS_H2} times (over TLS its runs spread wider), the large page's h1 c=10 pair
-  {OVERHEAD_REPEATS_LARGE} times (its multi-ms p50 moves by ±200 µs with the speed mode) and the
-  small page's h1 c=1 pair {OVERHEAD_REPEATS_C1} times (one client is latency-bound: single runs
-  of one Envoy spread over ±20 %), interleaved — each repetition reverses the order of the one before and
-  every second one also rotates it, so each side goes first about equally often — and their
-  verdicts use the median of each side; so do the
-  small page's Markdown cells beside them (the 0.40× ratio targets) and the 1.2 MB page at
-  c=1 (its p50 target, the median of the runs' p50s). Instruction counts (below, under
+  difference under ~1.6×. The not-converted overhead verdicts therefore come from pairs: the
+  no-filter Envoy and the filter Envoy run back to back in {r.get("overhead_duration", "10s")} cells, so both
+  sides of a pair usually meet the same mode, the order alternating from pair to pair (each
+  side goes first equally often), and a verdict is the median of its per-pair req/s changes
+  and p50 differences ({OVERHEAD_PAIRS} pairs for the small and medium pages at h1 c=10 and
+  the large page; {OVERHEAD_PAIRS_H2} for the small page's h2 c=10, whose runs over TLS spread
+  wider; {OVERHEAD_PAIRS_C1} for its h1 c=1, where one latency-bound client's single runs
+  spread over ±20 %). The median of each side across 10 s runs minutes apart, used before
+  2026-11-26, did not settle these small differences: the small page's h2 pair, where the
+  Wasm filter never runs, measured −0.8 % to −16.5 % in five such runs on one commit.
+  The informational sides (ungated-1w, routevary-1w) run before or after each pair, and are
+  compared with its no-filter run the same way. The small page's Markdown cells
+  (the 0.40× ratio targets) run beside the first {OVERHEAD_REPEATS - 1} pairs and are judged
+  on the median of each side over all runs, as is the 1.2 MB page at c=1 (its p50 target,
+  the median of the runs' p50s). Instruction counts (below, under
   valgrind when it is installed) do not depend on the speed mode at all.
 - **Peer ratios (interleaved).** `bench/compare/benches/interleaved.rs` runs many short rounds
   per group; in each, agent-markdown, htmd and fast_html2md convert the group's pages for one
