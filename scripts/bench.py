@@ -2849,7 +2849,10 @@ took {fmt(r.get("minutes"), 1)} minutes.
   2026-11-26, did not settle these small differences: the small page's h2 pair, where the
   Wasm filter never runs, measured −0.8 % to −16.5 % in five such runs on one commit.
   The informational sides (ungated-1w, routevary-1w) run before or after each pair, and are
-  compared with its no-filter run the same way. The small page's Markdown cells
+  compared with its no-filter run the same way. Passthrough at c ≥ 10 leaves the pinned
+  Envoy partly idle (see Envoy CPU % below: core 1, shared by k6 and the origin, is the
+  limit), so a filter's extra CPU shows in req/s only in part; that is why each overhead
+  row also gives Envoy CPU µs per request on both sides. The small page's Markdown cells
   (the 0.40× ratio targets) run beside the first {OVERHEAD_REPEATS - 1} pairs and are judged
   on the median of each side over all runs, as is the 1.2 MB page at c=1 (its p50 target,
   the median of the runs' p50s). Instruction counts (below, under
