@@ -122,9 +122,10 @@ TARGET_OVERHEAD_RPS_PCT = 3.0
 # two Envoys, run by hand, gave per-pair ratios 0.97-1.07, median 1.00.
 QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
 OVERHEAD_DURATION = "2s" if QUICK else os.environ.get("BENCH_OVERHEAD_DURATION", "5s")
-# The small page's Markdown cells join the first OVERHEAD_REPEATS - 1 pairs (the 0.40× ratio
-# targets take the median of those and the matrix/concurrency run: 3 runs).
-OVERHEAD_REPEATS = 1 if QUICK else 3
+# Runs of the small page's Markdown cells (the 0.40× ratio targets take their median) and of
+# the 1.2 MB page at c=1: the matrix/concurrency run plus one beside each of the first
+# RATIO_RUNS - 1 overhead pairs.
+RATIO_RUNS = 1 if QUICK else 3
 OVERHEAD_PAIRS = 1 if QUICK else 8
 # One client is the most latency-bound cell: single runs of one Envoy spread over ±20 %.
 OVERHEAD_PAIRS_C1 = 1 if QUICK else 10
@@ -1091,13 +1092,13 @@ def cmd_run(_: argparse.Namespace) -> int:
                          reuse=False, duration=OVERHEAD_DURATION)
                 # The small page's Markdown beside its passthrough runs above: the 0.40× ratio
                 # targets use the medians of all runs (the matrix or concurrency one, these).
-                if rep < OVERHEAD_REPEATS and size == "small":
+                if rep < RATIO_RUNS and size == "small":
                     for name, envoy in (("markdown_small", filter1), ("convert_small", convert)):
                         cell(name, "markdown", size, proto, vus, envoy, f"overhead-{rep}",
                              reuse=False)
             # And the 1.2 MB page at one client (its p50 target: a conversion every time, so
             # on the Envoy without the memo), once per repetition.
-            if rep < OVERHEAD_REPEATS:
+            if rep < RATIO_RUNS:
                 cell("convert_large", "markdown", "large", "h1", 1, convert, f"overhead-{rep}",
                      reuse=False)
 
@@ -2853,7 +2854,7 @@ took {fmt(r.get("minutes"), 1)} minutes.
   Envoy partly idle (see Envoy CPU % below: core 1, shared by k6 and the origin, is the
   limit), so a filter's extra CPU shows in req/s only in part; that is why each overhead
   row also gives Envoy CPU µs per request on both sides. The small page's Markdown cells
-  (the 0.40× ratio targets) run beside the first {OVERHEAD_REPEATS - 1} pairs and are judged
+  (the 0.40× ratio targets) run beside the first {RATIO_RUNS - 1} pairs and are judged
   on the median of each side over all runs, as is the 1.2 MB page at c=1 (its p50 target,
   the median of the runs' p50s). Instruction counts (below, under
   valgrind when it is installed) do not depend on the speed mode at all.

@@ -6,8 +6,8 @@
 #
 # Why: on top of rustc's opt-level 3 + LTO it shrinks the code section by ~11 % (the module
 # by ~16 %: Istio and Envoy Gateway fetch it over the network). In Envoy 1.40 under load
-# (10 KB page, memo off, h1 c=10, interleaved rounds) it was worth 0-3 % Envoy CPU per
-# converted request: within one run's noise, never a loss.
+# (10 KB page, memo off, h1 c=10, interleaved rounds, together with the Talc allocator) Envoy
+# CPU per converted request moved within one run's noise (-4 % to +1 %), no clear gain or loss.
 #
 # --one-caller-inline-max-function-size=50: binaryen's -O3 otherwise inlines every function
 # that has a single caller, whatever its size. The giant functions that makes cost V8 so much
