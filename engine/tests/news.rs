@@ -150,3 +150,83 @@ fn the_scorer_notices_missing_and_extra_text() {
     assert!(!text.contains("Observers are pleased."));
     assert!(text.contains("The comet brightened."));
 }
+
+/// Converts a page with pruning on, without front matter.
+fn pruned(html: &str) -> String {
+    let opts = Options {
+        front_matter: false,
+        ..Options::default()
+    };
+    convert(html.as_bytes(), &opts).markdown
+}
+
+/// A paragraph of article prose, `n` sentences long.
+fn article_prose(n: usize) -> String {
+    "The council approved the harbour plan after a long debate about dredging costs. ".repeat(n)
+}
+
+#[test]
+fn a_wrapper_named_like_boilerplate_that_holds_the_article_is_kept() {
+    // Shapes from Readability's test pages where a class name alone used to drop the whole
+    // article: Drupal panels inside `[role=main]`, Blogger's `widget Blog` (no main), The
+    // Verge's `l-sidebar-fixed l-article-body`.
+    let p = article_prose(6);
+    let pages = [
+        format!(
+            "<body><nav><a href=/>Home</a></nav><div id=content role=main>\
+             <div class=\"panel-display panel-two-col-sidebar-right-mix\">\
+             <div class=panel-main><h1>Harbour plan</h1><p>{p}</p><p>{p}</p></div>\
+             <div class=\"panel-sidebar\"><p>Donate today</p></div></div></div></body>"
+        ),
+        format!(
+            "<body><div class=\"widget Header\" id=Header1><h1>My blog</h1></div>\
+             <div class=\"widget Blog\" id=Blog1><h3>Harbour plan</h3><div class=post-body>\
+             {p}<br><br>{p}</div><div class=\"share-buttons\"><a href=/s>Share</a></div></div>\
+             <div class=\"widget BlogArchive\"><a href=/2016>2016</a></div></body>"
+        ),
+        format!(
+            "<body><header><a href=/>Site</a></header><section class=l-main-content>\
+             <div class=\"l-sidebar-fixed l-segment l-article-body\"><h1>Harbour plan</h1>\
+             <div class=c-entry-content><p>{p}</p><p>{p}</p></div>\
+             <div class=\"c-related-list\"><a href=/x>More stories</a></div></div></section></body>"
+        ),
+    ];
+    for html in &pages {
+        let out = pruned(html);
+        assert!(out.contains("Harbour plan"), "headline lost:\n{out}");
+        assert!(
+            out.matches("dredging costs").count() >= 12,
+            "article text lost:\n{out}"
+        );
+        // Boilerplate inside the kept wrapper is still judged on its own.
+        for chrome in ["Donate today", "Share", "More stories"] {
+            assert!(!out.contains(chrome), "{chrome:?} kept:\n{out}");
+        }
+    }
+}
+
+#[test]
+fn a_gallery_named_like_boilerplate_inside_the_article_is_still_dropped() {
+    // A slideshow widget that holds most of the text but not nearly all of it (71 % on
+    // Readability's bug-1255978 page) is an embed, not the article's wrapper.
+    let p = article_prose(4);
+    let slides: String = (1..=12)
+        .map(|i| {
+            format!(
+                "<li><h2>{i}/12 Markets</h2><p>Slide caption number {i} about the markets and \
+                 the week's winners and losers in the city.</p></li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<body><main><h1>Hotel prices</h1><p>{p}</p>\
+         <div class=\"dnd-widget-wrapper type-gallery\"><ul>{slides}</ul></div>\
+         <p>{p}</p></main></body>"
+    );
+    let out = pruned(&html);
+    assert!(
+        out.matches("dredging costs").count() >= 8,
+        "article lost:\n{out}"
+    );
+    assert!(!out.contains("Slide caption"), "gallery kept:\n{out}");
+}
