@@ -1040,6 +1040,8 @@ struct Stats {
     commas: Vec<u32>,
     /// Subtree holds a heading, code block or table.
     rich: Vec<bool>,
+    /// Text inside `<p>` elements.
+    para: Vec<u32>,
 }
 
 impl Stats {
@@ -1050,6 +1052,7 @@ impl Stats {
             link: vec![0; n],
             commas: vec![0; n],
             rich: vec![false; n],
+            para: vec![0; n],
         };
         // Reverse pre-order visits every child before its parent.
         for &id in order.iter().rev() {
@@ -1082,6 +1085,9 @@ impl Stats {
                     if tag == Tag::A {
                         s.link[i] = s.text[i];
                     }
+                    if tag == Tag::P {
+                        s.para[i] = s.text[i];
+                    }
                     if matches!(tag, Tag::Pre | Tag::H1 | Tag::H2 | Tag::H3 | Tag::Table) {
                         s.rich[i] = true;
                     }
@@ -1096,6 +1102,7 @@ impl Stats {
                 s.text[pi] = s.text[pi].saturating_add(t);
                 s.link[pi] = s.link[pi].saturating_add(l);
                 s.commas[pi] = s.commas[pi].saturating_add(c);
+                s.para[pi] = s.para[pi].saturating_add(s.para[i]);
             }
         }
         s
@@ -1180,6 +1187,8 @@ fn score_candidates(
         }
     }
     let mut best: Option<(NodeId, f32)> = None;
+    // The five best, best first (the first is `best`).
+    let mut leaders: [(NodeId, f32); LEADERS] = [(NONE, f32::NEG_INFINITY); LEADERS];
     for &id in order {
         let s = score[id as usize];
         if s.is_nan() || dropped.get(id as usize).copied().unwrap_or(false) {
@@ -1190,8 +1199,13 @@ fn score_candidates(
         if best.is_none_or(|(_, b)| fin > b) {
             best = Some((id, fin));
         }
+        if let Some(at) = leaders.iter().position(|&(_, l)| fin > l) {
+            leaders.copy_within(at..LEADERS - 1, at + 1);
+            leaders[at] = (id, fin);
+        }
     }
     let (mut top, top_score) = best?;
+    top = shared_ancestor(dom, top, top_score, &leaders).unwrap_or(top);
     // Cells credit their row and table. In a data table the content is what holds the
     // table (its intro and notes included), never a row of it; in a layout table a cell
     // is a page column and may well be the content.
@@ -1222,6 +1236,7 @@ fn score_candidates(
     if top == NONE {
         return None;
     }
+    top = with_surrounding_prose(dom, stats, top);
     if dom.tag(top) == Some(Tag::Body) {
         return None;
     }
@@ -1300,6 +1315,74 @@ fn score_candidates(
             .filter_map(|(sib, ok)| ok.then_some(sib))
             .collect(),
     )
+}
+
+/// The article may go on outside the best candidate: an intro above a "read more" box that
+/// holds the rest (Herald Sun), chapters in sibling sections (Quanta). Climb while the next
+/// ancestor adds at least 200 bytes of text that is mostly paragraphs and hardly links;
+/// ancestors that add under 100 bytes (a "Read more" link) are passed through, and the
+/// highest one that added prose is the content. Never climbs to `<body>`.
+fn with_surrounding_prose(dom: &Dom, stats: &Stats, top: NodeId) -> NodeId {
+    let at = |v: &[u32], n: NodeId| u64::from(v.get(n as usize).copied().unwrap_or(0));
+    let mut best = top;
+    let mut cur = top;
+    loop {
+        let up = dom.node(cur).parent;
+        if up == NONE || matches!(dom.tag(up), Some(Tag::Body | Tag::Html) | None) {
+            return best;
+        }
+        let added = at(&stats.text, up).saturating_sub(at(&stats.text, cur));
+        let added_para = at(&stats.para, up).saturating_sub(at(&stats.para, cur));
+        let added_link = at(&stats.link, up).saturating_sub(at(&stats.link, cur));
+        if added_para >= 200 && added_para * 2 >= added && added_link * 4 <= added {
+            best = up;
+        } else if added >= 100 {
+            return best;
+        }
+        cur = up;
+    }
+}
+
+/// How many of the best candidates [`shared_ancestor`] looks at (Readability's five).
+const LEADERS: usize = 5;
+
+/// An article split into sections or columns scores as several candidates of about the same
+/// score (Quanta's `section.outer` per chapter). As Readability does: when at least three of
+/// the runners-up score three quarters of the best or more and share an ancestor with it,
+/// that ancestor, the nearest one, is the content.
+fn shared_ancestor(
+    dom: &Dom,
+    top: NodeId,
+    top_score: f32,
+    leaders: &[(NodeId, f32)],
+) -> Option<NodeId> {
+    let close: Vec<NodeId> = leaders
+        .iter()
+        .filter(|&&(id, s)| id != top && id != NONE && s >= top_score * 0.75)
+        .map(|&(id, _)| id)
+        .collect();
+    if close.len() < 3 {
+        return None;
+    }
+    // Ancestors of each close candidate (depth is capped, so these walks are short).
+    let chains: Vec<Vec<NodeId>> = close
+        .iter()
+        .map(|&c| {
+            std::iter::successors(Some(dom.node(c).parent), |&a| {
+                (a != NONE).then(|| dom.node(a).parent)
+            })
+            .take_while(|&a| a != NONE)
+            .collect()
+        })
+        .collect();
+    let mut up = dom.node(top).parent;
+    while up != NONE && !matches!(dom.tag(up), Some(Tag::Body | Tag::Html) | None) {
+        if chains.iter().filter(|c| c.contains(&up)).count() >= 3 {
+            return Some(up);
+        }
+        up = dom.node(up).parent;
+    }
+    None
 }
 
 /// Inside scored content, drop link-heavy blocks with little text (related links, tag
@@ -1755,5 +1838,48 @@ mod tests {
         assert!(flags.in_code(span) && flags.in_semantic(span) && !flags.hidden(span));
         assert!(!flags.in_code(pre) && flags.in_semantic(pre));
         assert_eq!(main.and_then(|m| dom.tag(m)), Some(Tag::Div));
+    }
+
+    #[test]
+    fn close_runners_up_under_one_ancestor_make_it_the_content() {
+        let dom = Dom::parse(
+            "<div id=page><div id=wrap><div><section id=a></section></div>             <section id=b></section><section id=c></section><section id=d></section>             </div><div id=e></div></div>",
+        );
+        let id = |name: &str| {
+            dom.descendants(DOCUMENT)
+                .find(|&n| dom.attr(n, Attr::Id) == Some(name))
+                .expect(name)
+        };
+        let (a, b, c, d, e) = (id("a"), id("b"), id("c"), id("d"), id("e"));
+        let leaders = |scores: [f32; 4]| {
+            [
+                (a, 10.0),
+                (b, scores[0]),
+                (c, scores[1]),
+                (d, scores[2]),
+                (e, scores[3]),
+            ]
+        };
+        // Three runners-up within three quarters of the best: their nearest common
+        // ancestor with it.
+        assert_eq!(
+            shared_ancestor(&dom, a, 10.0, &leaders([9.0, 8.0, 7.5, 7.5])),
+            Some(id("wrap"))
+        );
+        // Two are not enough, nor are three when one falls short of three quarters.
+        assert_eq!(
+            shared_ancestor(&dom, a, 10.0, &leaders([9.0, 8.0, 2.0, 1.0])),
+            None
+        );
+        assert_eq!(
+            shared_ancestor(&dom, a, 10.0, &leaders([9.0, 8.0, 7.4, 1.0])),
+            None
+        );
+        // Three close ones of which only two share an ancestor below `body` with the best
+        // (`e` is outside `wrap`): the nearest ancestor holding three is `page`.
+        assert_eq!(
+            shared_ancestor(&dom, a, 10.0, &leaders([9.0, 8.0, 1.0, 9.0])),
+            Some(id("page"))
+        );
     }
 }

@@ -230,3 +230,52 @@ fn a_gallery_named_like_boilerplate_inside_the_article_is_still_dropped() {
     );
     assert!(!out.contains("Slide caption"), "gallery kept:\n{out}");
 }
+
+#[test]
+fn prose_around_the_densest_block_is_kept() {
+    // Herald Sun: the intro paragraphs sit above a "Read more" box holding the rest.
+    let intro = "The government team toured the newsrooms this week, meeting editors and \
+                 union officials about the surveillance bill and its effect on sources. ";
+    let rest: String = (0..8)
+        .map(|i| format!("<p>Paragraph {i} of the rest: {}</p>", article_prose(2)))
+        .collect();
+    let html = format!(
+        "<body><div id=page><div class=masthead-links><a href=/a>Sport</a> <a href=/b>News</a>\
+         </div><div class=story-body><p>{intro}</p><p>{intro}</p>\
+         <div id=read-more><a href=\"\">Read more</a><div id=read-more-content>{rest}</div></div>\
+         </div><div class=links><a href=/c>Lotto results</a> <a href=/d>Weather</a></div></div></body>"
+    );
+    let out = pruned(&html);
+    assert_eq!(
+        out.matches("toured the newsrooms").count(),
+        2,
+        "intro lost:\n{out}"
+    );
+    assert!(out.contains("Paragraph 7 of the rest"), "{out}");
+    assert!(!out.contains("Lotto"), "{out}");
+
+    // Quanta: chapters in sections nested at different depths under one wrapper.
+    let chapter = |name: &str, n: usize| -> String {
+        (0..n)
+            .map(|i| format!("<p>{name} paragraph {i}: {}</p>", article_prose(2)))
+            .collect()
+    };
+    let html = format!(
+        "<body><div id=app><nav><a href=/>Home</a></nav><div class=acf-content>\
+         <div class=post__wrapper><div class=mha><section class=outer><div class=post__content>\
+         {}</div></section></div></div>\
+         <section class=outer><div class=post__content>{}</div></section>\
+         <section class=outer><div class=post__content>{}</div></section></div></div></body>",
+        chapter("First", 8),
+        chapter("Second", 4),
+        chapter("Third", 3)
+    );
+    let out = pruned(&html);
+    for needle in [
+        "First paragraph 7",
+        "Second paragraph 3",
+        "Third paragraph 2",
+    ] {
+        assert!(out.contains(needle), "{needle:?} lost:\n{out}");
+    }
+}
