@@ -43,7 +43,7 @@ OCI_IMAGE ?= markdown-filter:dev
 
 .PHONY: setup build wasm wasm-trap wasm-stages native run test test-unit test-integration lint validate oci adversarial \
 	web web-setup playground playground-build test-browser
-.PHONY: fuzz conformance
+.PHONY: fuzz conformance readability
 
 setup:
 	scripts/setup.sh
@@ -124,6 +124,20 @@ CONFORMANCE_ARGS ?=
 conformance: setup
 	$(CARGO) build --release -p md-convert
 	.venv/bin/python scripts/conformance.py --bin "$${CARGO_TARGET_DIR:-target}/release/md-convert" --check $(CONFORMANCE_ARGS)
+
+# Article extraction against Firefox's Reader View on Mozilla Readability's 118 test pages
+# (issue 2's news criteria: recall, precision, tokens; docs/CONFORMANCE.md). The pages are
+# other sites' content and are not vendored: they come from the pinned go-readability module
+# (MIT) through the Go module proxy. Measurement, not part of `make test`; ~1 min.
+READABILITY_MODULE ?= github.com/go-shiori/go-readability@v0.0.0-20251205110129-5db1dc9836f0
+READABILITY_ARGS ?=
+readability: setup
+	$(CARGO) build --release -p md-convert
+	.venv/bin/pip install -q tiktoken==0.14.0
+	dir=$$(GOFLAGS=-modcacherw go mod download -json $(READABILITY_MODULE) | \
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])') && \
+	.venv/bin/python scripts/readability_eval.py --bin "$${CARGO_TARGET_DIR:-target}/release/md-convert" \
+		--pages "$$dir/test-pages" $(READABILITY_ARGS)
 
 # libFuzzer over the engine and every header/config parser; not part of `make test` (the
 # committed corpora and crashes are replayed there by engine/ and filter/ fuzz_regressions
