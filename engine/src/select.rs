@@ -1267,7 +1267,7 @@ fn score_candidates(
         }
         let ok = if !s.is_nan() && s >= threshold {
             true
-        } else if dom.tag(sib) == Some(Tag::P) {
+        } else if reads_as_paragraph(dom, sib) {
             let len = stats.text(sib);
             let ld = stats.link_density(sib);
             (len > 80 && ld < 0.25)
@@ -1314,6 +1314,36 @@ fn score_candidates(
             .into_iter()
             .filter_map(|(sib, ok)| ok.then_some(sib))
             .collect(),
+    )
+}
+
+/// A `<p>`, or a `<div>` with no block inside it (as Readability reads one: no blockquote,
+/// dl, div, img, list, p, pre or table): a lead paragraph written as `div.perex` beside the
+/// article body (aktualne.cz) is prose, not furniture. Only siblings of the content are
+/// asked, so the walk over the div's subtree is bounded by the page once.
+fn reads_as_paragraph(dom: &Dom, id: NodeId) -> bool {
+    match dom.tag(id) {
+        Some(Tag::P) => true,
+        Some(Tag::Div) => !dom
+            .descendants(id)
+            .any(|d| dom.tag(d).is_some_and(paragraph_breaker)),
+        _ => false,
+    }
+}
+
+/// The blocks that keep a `<div>` around them from reading as a paragraph.
+fn paragraph_breaker(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Blockquote
+            | Tag::Dl
+            | Tag::Div
+            | Tag::Img
+            | Tag::Ol
+            | Tag::P
+            | Tag::Pre
+            | Tag::Table
+            | Tag::Ul
     )
 }
 

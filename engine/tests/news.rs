@@ -279,3 +279,30 @@ fn prose_around_the_densest_block_is_kept() {
         assert!(out.contains(needle), "{needle:?} lost:\n{out}");
     }
 }
+
+#[test]
+fn a_lead_written_as_a_div_beside_the_body_is_kept() {
+    // aktualne.cz: the lead is `div.article__perex` (text, no blocks) beside the body's
+    // `div.article__content`; Readability reads such a div as a paragraph.
+    let body: String = (0..8)
+        .map(|i| format!("<p>Body paragraph {i}: {}</p>", article_prose(2)))
+        .collect();
+    let html = format!(
+        "<body><div class=menu-links><a href=/a>Sport</a> <a href=/b>News</a></div>\
+         <div class=article><div class=author><a href=/authors/1>A. Writer</a>\
+         <div class=author__date>two hours ago</div></div>\
+         <div class=article__perex>A miracle of one season? The team keeps answering its \
+         doubters, and the football world starts to see a new member of the elite.</div>\
+         <div class=article__content>{body}</div>\
+         <div class=taglist><a href=/t/1>Premier League</a> <a href=/t/2>West Ham</a> \
+         <a href=/t/3>Football abroad</a></div></div></body>"
+    );
+    let out = pruned(&html);
+    assert!(
+        out.contains("A miracle of one season?"),
+        "lead lost:\n{out}"
+    );
+    assert!(out.contains("Body paragraph 7"), "{out}");
+    // A div of links beside it is still not prose.
+    assert!(!out.contains("Football abroad"), "{out}");
+}
