@@ -40,14 +40,27 @@ pub fn is_hidden(dom: &Dom, id: NodeId) -> bool {
 }
 
 /// Whether an inline style declares `display: none` or `visibility: hidden` (or `collapse`),
-/// read declaration by declaration with comments removed, so that `content: 'display:none'`
-/// or a custom property does not count and `display:/**/none` does.
+/// or parks the element off screen (`position: absolute` or `fixed` with `top`, `left`,
+/// `right` or `bottom` at -1000px or beyond, -100em/rem or beyond): read declaration by
+/// declaration with comments removed, so that `content: 'display:none'` or a custom
+/// property does not count and `display:/**/none` does. Off-screen text is what a reader
+/// never sees (MSN parks its report-a-comment flyout at `top: -10000px`), and a way to show
+/// an agent what a human would not.
 pub(crate) fn style_hides(style: &str) -> bool {
     // A hiding declaration's property is `display` or `visibility` in some ASCII case, both
-    // ending in `y`. Removing comments only deletes bytes, so a style with no `y`/`Y` byte at all
-    // cannot hide: one memchr pass skips the declaration parse for most style attributes
-    // (`width: 50%`, `color: red`, …).
-    if memchr::memchr2(b'y', b'Y', style.as_bytes()).is_none() {
+    // ending in `y`; an off-screen offset starts with `-` and a digit, or `-` and a comment
+    // (removing comments only deletes bytes). A style with neither cannot hide: memchr
+    // passes skip the declaration parse for most style attributes (`width: 50%`, `color:
+    // red`, `margin-top: 4px`, …).
+    let bytes = style.as_bytes();
+    let minus = || {
+        memchr::memchr_iter(b'-', bytes).any(|i| {
+            bytes
+                .get(i + 1)
+                .is_some_and(|b| b.is_ascii_digit() || *b == b'/')
+        })
+    };
+    if memchr::memchr2(b'y', b'Y', bytes).is_none() && !minus() {
         return false;
     }
     style_hides_parsed(style)
@@ -74,9 +87,10 @@ fn style_hides_parsed(style: &str) -> bool {
 /// [`style_hides`] for CSS without comments. Property and value compare ignoring ASCII case,
 /// after trailing `!important`s.
 fn declarations_hide(css: &str) -> bool {
-    css.split(';').any(|decl| {
+    let (mut positioned, mut far_off) = (false, false);
+    for decl in css.split(';') {
         let Some((prop, value)) = decl.split_once(':') else {
-            return false;
+            continue;
         };
         let prop = prop.trim();
         let mut value = value.trim();
@@ -84,10 +98,43 @@ fn declarations_hide(css: &str) -> bool {
             value = v;
         }
         let value = value.trim();
-        (prop.eq_ignore_ascii_case("display") && value.eq_ignore_ascii_case("none"))
-            || (prop.eq_ignore_ascii_case("visibility")
+        let is = |name: &str| prop.eq_ignore_ascii_case(name);
+        if (is("display") && value.eq_ignore_ascii_case("none"))
+            || (is("visibility")
                 && (value.eq_ignore_ascii_case("hidden") || value.eq_ignore_ascii_case("collapse")))
-    })
+        {
+            return true;
+        }
+        if is("position") {
+            positioned =
+                value.eq_ignore_ascii_case("absolute") || value.eq_ignore_ascii_case("fixed");
+        } else if is("top") || is("left") || is("right") || is("bottom") {
+            far_off |= off_screen_offset(value);
+        }
+    }
+    positioned && far_off
+}
+
+/// A negative offset of at least 1000px (or 100em/rem): far outside any viewport.
+fn off_screen_offset(value: &str) -> bool {
+    let Some(rest) = value.strip_prefix('-') else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, mut unit) = rest.split_at(digits);
+    if let Some(frac) = unit.strip_prefix('.') {
+        unit = frac.trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    let n = number.bytes().fold(0u64, |n, d| {
+        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+    });
+    if unit.eq_ignore_ascii_case("px") {
+        n >= 1000
+    } else if unit.eq_ignore_ascii_case("em") || unit.eq_ignore_ascii_case("rem") {
+        n >= 100
+    } else {
+        false
+    }
 }
 
 fn strip_suffix_ignore_case<'a>(s: &'a str, suffix: &str) -> Option<&'a str> {
@@ -1642,6 +1689,12 @@ mod tests {
             "/* a */visibility:hidden",
             "visibility: Collapse",
             "margin:0;;visibility:hidden;",
+            "position: absolute; top: -10000px; height: 0px; width: 0px;",
+            "position:absolute;left:-9999px",
+            "left: -1000.5PX !important; POSITION: Fixed",
+            "position:absolute; bottom:-9999px; left:-9999px;",
+            "position:absolute;right:-/**/120em",
+            "position:absolute;top:-99999999999999999999999px",
         ] {
             assert!(style_hides(style), "{style:?} hides");
         }
@@ -1657,6 +1710,15 @@ mod tests {
             "display:nöne",
             "displayé:none",
             "!important",
+            // Off screen needs both the position and a far negative offset.
+            "left:-10000px",
+            "position:relative;left:-10000px",
+            "position:absolute;left:-999px",
+            "position:absolute;margin-left:-10000px",
+            "position:absolute;top:-50%",
+            "position:absolute;left:- 10000px",
+            "position:absolute;left:-10000",
+            "position:absolute;left:-10000px;position:static",
         ] {
             assert!(!style_hides(style), "{style:?} does not hide");
         }
@@ -1664,7 +1726,7 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20000))]
-        /// The `y`/`Y` pre-check in [`style_hides`] never changes the answer of the full parse.
+        /// The byte pre-checks in [`style_hides`] never change the answer of the full parse.
         #[test]
         fn style_precheck_matches_the_parse(
             pieces in proptest::collection::vec(
@@ -1674,6 +1736,7 @@ mod tests {
                     "Collapse", ":", ";", " ", "\t", "\n", "\u{a0}", "\u{3000}", "/*", "*/",
                     "/", "*", "!important", "!IMPORTANT", "y", "Y", "e", "\\79", "\\59",
                     "displa\\79", "'", "\"", "--", "é", "width:50%", "color:red", "-",
+                    "position", "absolute", "top", "left", "1000px", "9", "px", "em",
                 ]),
                 0..12,
             )
