@@ -72,7 +72,7 @@ SUITE_SOURCE = {
     "turndown": "turndown", "turndown+": "turndown", "h2m": "h2m",
     "markdownify": "markdownify", "markdownify-options": "markdownify",
     "gfm": "gfm", "gfm-old": "gfm", "htmd": "htmd",
-    "html2text": "html2text", "html2md": "html2md",
+    "html2text": "html2text", "html2md": "html2md", "commonmark": "commonmark",
 }
 EXTERNAL = {"html2text", "html2md"}
 
@@ -638,6 +638,34 @@ def load_module(path, name):
     return mod
 
 
+# Spec sections whose HTML is raw HTML passed through (md-convert never writes raw HTML).
+COMMONMARK_RAW = {"HTML blocks", "Raw HTML"}
+
+
+def commonmark_cases():
+    """The CommonMark spec's examples backwards: the example's HTML in, its Markdown as the
+    reference (read as commonmark-spec's index.js reads them)."""
+    spec = (SUITES / "commonmark/spec.txt").read_text(encoding="utf-8").replace("\r\n", "\n")
+    spec = re.sub(r"^<!-- END TESTS -->(.|\n)*", "", spec, flags=re.M)
+    cases, section, number = [], "", 0
+    pattern = r"^`{32} example\n([\s\S]*?)^\.\n([\s\S]*?)^`{32}$|^#{1,6} *(.*)$"
+    for m in re.finditer(pattern, spec, flags=re.M):
+        if m.group(3) is not None:
+            section = m.group(3)
+            continue
+        number += 1
+        if section in COMMONMARK_RAW:
+            continue
+        cases.append({"id": f"commonmark/{number:03d} {section}", "suite": "commonmark", "options": "",
+                      "input": m.group(2).replace("\u2192", "\t"),
+                      "expected": m.group(1).replace("\u2192", "\t")})
+    return cases
+
+
+def run_commonmark(conv):
+    return [compare(c, conv(c["input"])) for c in commonmark_cases()]
+
+
 def run_tuple_cases(conv, path, suite):
     """(name, html, expected, option) tuples in a CASES list."""
     out = []
@@ -780,6 +808,8 @@ def main():
         results += run_gfm(conv)
     if "htmd" in sources:
         results += run_tuple_cases(conv, SUITES / "htmd/cases.py", "htmd")
+    if "commonmark" in sources:
+        results += run_commonmark(conv)
     if "html2text" in sources:
         results += run_html2text(conv, ext / "html2text")
     if "html2md" in sources:

@@ -2268,9 +2268,11 @@ fn language_from_class(class: &str, bare_ok: bool) -> Option<String> {
                 "ipython" | "ipython2" | "ipython3" => "python".to_string(),
                 _ => lang,
             };
+            // Letters of any script stay (`language-föö` is `föö`, as CommonMark writes
+            // it); punctuation that could end or break an info string goes.
             let clean: String = lang
                 .chars()
-                .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '#' | '.' | '_'))
+                .filter(|c| c.is_alphanumeric() || matches!(c, '+' | '-' | '#' | '.' | '_'))
                 .collect();
             if !clean.is_empty()
                 && !matches!(
@@ -2301,7 +2303,9 @@ mod tests {
             ("SourceCode NumberLines", false, None),
             ("Python", true, Some("python")),
             ("Python", false, None),
-            ("lang-\u{c9}x", false, Some("x")),
+            ("lang-\u{c9}x", false, Some("\u{c9}x")),
+            ("language-f\u{f6}\u{f6}", false, Some("f\u{f6}\u{f6}")),
+            ("language-a`b\u{200b}c", false, Some("abc")),
             ("language-None", false, None),
         ];
         for (class, bare_ok, want) in cases {
