@@ -148,10 +148,15 @@ def evaluate(binary, page_dir, enc):
 def summary(label, rows):
     if not rows:
         return f"{label}: no pages"
+    # All pages together, each word counted once: the share of every reference word kept,
+    # and of every word written that is the reference's.
+    kept = sum(r["recall"] * r["reference_words"] for r in rows)
     line = (
         f"{label}: {len(rows)} pages; recall median {100 * statistics.median(r['recall'] for r in rows):.1f} %, "
+        f"all words {100 * kept / max(1, sum(r['reference_words'] for r in rows)):.1f} %, "
         f">= 98 % on {sum(r['recall'] >= MIN_RECALL for r in rows)}; precision median "
-        f"{100 * statistics.median(r['precision'] for r in rows):.1f} %, >= 85 % on "
+        f"{100 * statistics.median(r['precision'] for r in rows):.1f} %, all words "
+        f"{100 * kept / max(1, sum(r['our_words'] for r in rows)):.1f} %, >= 85 % on "
         f"{sum(r['precision'] >= MIN_PRECISION for r in rows)}"
     )
     if all("tokens" in r for r in rows):
