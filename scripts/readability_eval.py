@@ -22,6 +22,10 @@ paragraphs in a bare page), reported but summarised apart: their token share mea
 test's scaffolding, not a site's.
 
 Usage: scripts/readability_eval.py --bin PATH --pages DIR [--json OUT] [--only NAME ...]
+                                    [--check | --write-baseline]
+--check exits 1 when a page that met a criterion in conformance/readability-baseline.json no
+longer does (naming it), and lists pages that newly meet one; --write-baseline records this
+run. `make test` runs the check (`make readability`).
 Needs markdown-it-py (in .venv); tiktoken for the token column (`make readability` installs it).
 """
 import argparse
@@ -43,6 +47,7 @@ except ImportError:  # pragma: no cover - environment problem, not a result
     sys.exit("readability_eval: markdown-it-py is missing; run scripts/setup.sh and use .venv/bin/python")
 
 BASE_URL = "http://fakehost/test/page.html"
+BASELINE = Path(__file__).resolve().parent.parent / "conformance" / "readability-baseline.json"
 MIN_RECALL, MIN_PRECISION, MAX_TOKENS = 0.98, 0.85, 0.10
 UNIT_CASE_BYTES = 20 * 1024
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
@@ -174,7 +179,12 @@ def main():
     ap.add_argument("--pages", required=True, help="Readability's test-pages directory")
     ap.add_argument("--json", help="write every page's numbers here")
     ap.add_argument("--only", nargs="*", default=[], help="these page names only")
+    gate = ap.add_mutually_exclusive_group()
+    gate.add_argument("--check", action="store_true", help=f"gate on {BASELINE.name}")
+    gate.add_argument("--write-baseline", action="store_true", help=f"record this run in {BASELINE.name}")
     args = ap.parse_args()
+    if (args.check or args.write_baseline) and args.only:
+        ap.error("--check and --write-baseline need every page (no --only)")
     pages = Path(args.pages)
     dirs = sorted(
         d for d in pages.iterdir()
@@ -202,6 +212,42 @@ def main():
     print(summary("unit cases", units))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+    meeting = {k: sorted(r["page"] for r in rows if ok(r)) for k, ok in CRITERIA.items()}
+    if args.write_baseline:
+        if enc is None:
+            sys.exit("readability_eval: no tokenizer, so no token column: baseline not written")
+        BASELINE.write_text(json.dumps(meeting, indent=1) + "\n")
+        print(f"wrote {BASELINE}")
+    elif args.check:
+        sys.exit(0 if check(meeting, json.loads(BASELINE.read_text()), enc is not None) else 1)
+
+
+# Issue 2's three criteria, per page.
+CRITERIA = {
+    "recall": lambda r: r["recall"] >= MIN_RECALL,
+    "precision": lambda r: r["precision"] >= MIN_PRECISION,
+    "tokens": lambda r: "tokens" in r and r["tokens"] <= MAX_TOKENS,
+}
+
+
+def check(meeting, baseline, have_tokens):
+    """True when every page that met a criterion in the baseline still does."""
+    ok = True
+    for name, before in baseline.items():
+        if name == "tokens" and not have_tokens:
+            print("check: no tokenizer, the token criterion is not checked", file=sys.stderr)
+            continue
+        now = set(meeting.get(name, []))
+        lost = sorted(set(before) - now)
+        gained = sorted(now - set(before))
+        if lost:
+            ok = False
+            print(f"check: {name}: no longer met on {', '.join(lost)}")
+        if gained:
+            print(f"check: {name}: newly met on {', '.join(gained)} (record with --write-baseline)")
+    print(f"check: {'ok' if ok else 'FAILED'} (" + ", ".join(
+        f"{k} {len(v)}/{len(baseline.get(k, []))} baseline" for k, v in meeting.items()) + ")")
+    return ok
 
 
 if __name__ == "__main__":
