@@ -44,8 +44,8 @@ pub fn is_hidden(dom: &Dom, id: NodeId) -> bool {
 /// `right` or `bottom` at -1000px or beyond, -100em/rem or beyond): read declaration by
 /// declaration with comments removed, so that `content: 'display:none'` or a custom
 /// property does not count and `display:/**/none` does. Off-screen text is what a reader
-/// never sees (MSN parks its report-a-comment flyout at `top: -10000px`), and a way to show
-/// an agent what a human would not.
+/// never sees (pages park Facebook's SDK root at `top: -10000px`, skip links at `left:
+/// -9999px`), and a way to show an agent what a human would not.
 pub(crate) fn style_hides(style: &str) -> bool {
     // A hiding declaration's property is `display` or `visibility` in some ASCII case, both
     // ending in `y`; an off-screen offset starts with `-` and a digit, or `-` and a comment
