@@ -210,7 +210,7 @@ fn never_shown(tag: &html5ever::tokenizer::Tag) -> bool {
         || tag.attrs.iter().any(|a| match &*a.name.local {
             "hidden" => true,
             "aria-hidden" => a.value.trim().eq_ignore_ascii_case("true"),
-            "style" => crate::select::style_hides(&a.value),
+            "style" => crate::hidden::style_hides(&a.value),
             _ => false,
         })
 }

@@ -306,7 +306,7 @@ impl Dom {
                 .flatten()
                 .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
             || (tag == Tag::Dialog && open.flatten().is_none())
-            || style.flatten().is_some_and(crate::select::style_hides)
+            || style.flatten().is_some_and(crate::hidden::style_hides)
     }
 
     /// Whether `id` is in the document tree (the document is among its ancestors).

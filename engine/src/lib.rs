@@ -10,6 +10,7 @@
 pub mod decode;
 pub mod depth;
 pub mod dom;
+mod hidden;
 mod lex;
 pub mod meta;
 pub mod render;
