@@ -22,6 +22,8 @@ pub struct Selection {
     pub roots: Vec<NodeId>,
     /// A headline found outside any heading element (see `headline_block`): rendered as `#`.
     pub headline: Option<NodeId>,
+    /// Main-content pruning was on: boilerplate around the content may have been left out.
+    pub pruned: bool,
     dropped: Vec<bool>,
 }
 
@@ -45,6 +47,7 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
     let mut sel = Selection {
         roots: vec![body],
         headline: None,
+        pruned: prune,
         dropped: vec![false; dom.nodes.len()],
     };
     // A hidden `<html>` or `<body>` shows a reader nothing.

@@ -248,12 +248,31 @@ fn inner_emphasis_meeting_a_word_after_a_dropped_span_still_reads() {
 
 #[test]
 fn a_rule_that_is_the_whole_document_is_kept() {
-    // turndown's `hr` cases; a closing rule after content still separates nothing.
+    // turndown's `hr` cases.
     assert_eq!(md("<hr>"), "***\n");
     assert_eq!(md("<hr></hr>"), "***\n");
-    assert_eq!(md("<hr><hr>"), "***\n");
-    assert_eq!(md("<p>a</p><hr>"), "a\n");
     assert_eq!(md("<hr><p>a</p>"), "***\n\na\n");
+}
+
+#[test]
+fn closing_rules_are_kept_unless_pruning_may_have_cut_what_they_separated() {
+    // Without pruning the page's last rule is its own (CommonMark spec examples 43, 77,
+    // 115, 234, ...: a break closing the document is a break).
+    assert_eq!(md("<p>a</p><hr>"), "a\n\n***\n");
+    assert_eq!(md("<p>a</p><hr><hr>"), "a\n\n***\n\n***\n");
+    assert_eq!(md("<blockquote><p>a</p></blockquote><hr>"), "> a\n\n***\n");
+    // With pruning, the rule above a dropped comment thread separates nothing.
+    let pruned = |html: &str| {
+        let opts = Options {
+            front_matter: false,
+            ..Options::default()
+        };
+        convert(html.as_bytes(), &opts).markdown
+    };
+    let page = "<body><article><h1>T</h1><p>Body text of the story.</p><hr></article>\
+                <section class=\"comments\"><p>First!</p></section></body>";
+    assert_eq!(pruned(page), "# T\n\nBody text of the story.\n");
+    assert_eq!(pruned("<hr>"), "***\n");
 }
 
 #[test]

@@ -62,7 +62,9 @@ pub fn render_after(
     for &root in &sel.roots {
         r.walk(root);
     }
-    r.w.finish()
+    // A closing rule on a pruned page most often separated the article from what pruning
+    // left out (comments, related stories); without pruning it is the page's own last block.
+    r.w.finish_with(!sel.pruned)
 }
 
 /// What to do when an element is left.

@@ -1646,9 +1646,15 @@ impl Writer {
 
     /// Finish: exactly one trailing newline, nothing for an empty document, and no closing
     /// thematic break (the rule above a dropped comments or related-stories block separates
-    /// nothing) unless the rule is all there is. Text `***` is always escaped, so a last line
-    /// `***` is a break.
-    pub fn finish(mut self) -> String {
+    /// nothing) unless the rule is all there is.
+    #[cfg(test)]
+    pub fn finish(self) -> String {
+        self.finish_with(false)
+    }
+
+    /// [`Writer::finish`], keeping closing thematic breaks when `keep_closing_rule`. Text
+    /// `***` is always escaped, so a last line `***` is a break.
+    pub fn finish_with(mut self, keep_closing_rule: bool) -> String {
         self.flush_paragraph();
         loop {
             let body = self.out.get(self.base..).unwrap_or("");
@@ -1656,7 +1662,9 @@ impl Writer {
             self.out.truncate(t);
             let body = self.out.get(self.base..).unwrap_or("");
             match body.strip_suffix("***") {
-                Some(rest) if !rest.trim().is_empty() && rest.ends_with('\n') => {
+                Some(rest)
+                    if !keep_closing_rule && !rest.trim().is_empty() && rest.ends_with('\n') =>
+                {
                     let keep = self.base + rest.len();
                     self.out.truncate(keep);
                 }
