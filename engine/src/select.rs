@@ -788,7 +788,8 @@ fn mark_boilerplate(
             .into_iter()
             .any(role_is);
         let by_tag = match tag {
-            Tag::Nav | Tag::Aside | Tag::Footer | Tag::Search => true,
+            Tag::Nav | Tag::Footer | Tag::Search => true,
+            Tag::Aside => !is_footnote(dom, n, role),
             // A page header outside any article is site chrome, unless it holds the headline.
             Tag::Header => fallback && !flags.in_semantic(n) && dom.find(n, Tag::H1).is_none(),
             Tag::Form => role_is("search"),
@@ -938,6 +939,23 @@ fn visible_text(dom: &Dom, order: &[NodeId], spans: &[Range<usize>], dropped: &[
 }
 
 /// A Sphinx table-of-contents wrapper.
+/// An `<aside>` holding footnotes is part of the text that cites them: docutils (Sphinx,
+/// docs.python.org) writes `aside.footnote-list > aside.footnote[role=doc-footnote]`.
+fn is_footnote(dom: &Dom, n: NodeId, role: Option<&str>) -> bool {
+    role.is_some_and(|r| {
+        [
+            "doc-footnote",
+            "doc-endnotes",
+            "doc-endnote",
+            "doc-footnotes",
+        ]
+        .iter()
+        .any(|f| r.eq_ignore_ascii_case(f))
+    }) || dom.has_class_where(n, |c| {
+        matches!(c, "footnote" | "footnote-list" | "footnotes" | "endnotes")
+    })
+}
+
 fn is_toctree(dom: &Dom, n: NodeId) -> bool {
     dom.has_class(n, &["toctree-wrapper"])
 }
@@ -1056,6 +1074,10 @@ impl Stats {
 
     fn text(&self, id: NodeId) -> usize {
         self.text.get(id as usize).copied().unwrap_or(0) as usize
+    }
+
+    fn para(&self, id: NodeId) -> usize {
+        self.para.get(id as usize).copied().unwrap_or(0) as usize
     }
 
     fn link_density(&self, id: NodeId) -> f32 {
@@ -1225,7 +1247,7 @@ fn score_candidates(
                         text.contains(". ") || text.ends_with(['.', '!', '?', ':'])
                     }))
         } else {
-            false
+            more_of_the_document(dom, stats, sib)
         };
         siblings.push((sib, ok));
     }
@@ -1275,6 +1297,30 @@ fn reads_as_paragraph(dom: &Dom, id: NodeId) -> bool {
             .any(|d| dom.tag(d).is_some_and(paragraph_breaker)),
         _ => false,
     }
+}
+
+/// A sibling of the content that goes on with the same document although it scored low
+/// beside it (recall beats precision): a section that opens with a heading and holds prose
+/// (qdoc's "Detailed Description" beside its much longer member documentation). A
+/// link-heavy one (related stories, teaser lists) is not.
+fn more_of_the_document(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
+    if stats.para(sib) < 80 || stats.link_density(sib) >= 0.25 {
+        return false;
+    }
+    // The first child with text is a heading.
+    let opens_with_heading = dom
+        .children(sib)
+        .find(|&c| match dom.tag(c) {
+            None => !dom.text_of(c).trim().is_empty(),
+            Some(_) => stats.text(c) > 0,
+        })
+        .is_some_and(|c| {
+            matches!(
+                dom.tag(c),
+                Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+            )
+        });
+    opens_with_heading
 }
 
 /// The blocks that keep a `<div>` around them from reading as a paragraph.

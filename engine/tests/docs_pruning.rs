@@ -1,0 +1,71 @@
+//! Main-content pruning on documentation generators' page shapes: what a docs page holds
+//! beside its main text (footnotes, further sections, short API lines) is content.
+//! Each case is cut down from a real generated page (Sphinx/docutils, Haddock, Erlang's
+//! erl_docgen, Doxygen, AsciiDoc, qdoc).
+use agent_markdown::{convert, Options};
+
+/// Default options (pruning on), without front matter.
+fn pruned(html: &str) -> String {
+    let opts = Options {
+        front_matter: false,
+        ..Options::default()
+    };
+    convert(html.as_bytes(), &opts).markdown
+}
+
+#[test]
+fn docutils_footnotes_in_an_aside_are_kept() {
+    // docs.python.org (docutils >= 0.18): the footnote list is an `<aside>`; dropping it
+    // left a bare "Footnotes" label and `[1]` pointing nowhere.
+    let page = r##"<html><body><main><h1>Defining Functions</h1>
+<p>Arguments are passed using call by value. <a class="footnote-reference brackets"
+href="#id2" id="id1" role="doc-noteref">[1]</a> A new local symbol table is created.</p>
+<p class="rubric">Footnotes</p>
+<aside class="footnote-list brackets">
+<aside class="footnote brackets" id="id2" role="doc-footnote">
+<span class="label">[<a role="doc-backlink" href="#id1">1</a>]</span>
+<p>Actually, <em>call by object reference</em> would be a better description.</p>
+</aside></aside>
+<aside class="related"><h2>Related</h2><p>Site links that are not the document.</p></aside>
+</main></body></html>"##;
+    let md = pruned(page);
+    assert!(
+        md.contains("Actually, _call by object reference_ would be a better description."),
+        "{md}"
+    );
+    // Any other aside is still what it was: beside the content.
+    assert!(!md.contains("Site links"), "{md}");
+}
+
+/// `n` copies of a paragraph of prose.
+fn paragraphs(n: usize, text: &str) -> String {
+    (0..n).map(|_| format!("<p>{text}</p>\n")).collect()
+}
+
+#[test]
+fn a_short_section_beside_a_long_one_is_kept() {
+    // qdoc's class pages: "Detailed Description" (a few paragraphs) beside the much longer
+    // member documentation scored under a fifth of it and was dropped whole.
+    let page = format!(
+        "<html><body><div class=\"description\"><h2>Detailed Description</h2>{}</div>\
+         <div class=\"members\"><h2>Member Function Documentation</h2>{}</div>\
+         <div class=\"related\"><h2>More from the blog</h2><ul>{}</ul></div></body></html>",
+        paragraphs(
+            2,
+            "QString stores a string of 16-bit QChars, where each QChar corresponds to one UTF-16 code unit."
+        ),
+        paragraphs(
+            20,
+            "Appends the byte array to this string, converted to Unicode with the fromUtf8 function, and more."
+        ),
+        (0..6)
+            .map(|i| format!("<li><a href=\"/blog/{i}\">A story about strings number {i}</a></li>"))
+            .collect::<String>(),
+    );
+    let md = pruned(&page);
+    assert!(md.contains("## Detailed Description"), "{md}");
+    assert!(md.contains("corresponds to one UTF-16 code unit"), "{md}");
+    assert!(md.contains("## Member Function Documentation"), "{md}");
+    // A link list beside the content is still not the document.
+    assert!(!md.contains("A story about strings"), "{md}");
+}
