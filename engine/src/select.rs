@@ -1002,8 +1002,10 @@ struct Stats {
     text: Vec<u32>,
     link: Vec<u32>,
     commas: Vec<u32>,
-    /// Subtree holds a heading, code block or table.
+    /// Subtree holds a heading, code (block or inline) or table.
     rich: Vec<bool>,
+    /// `<a>` elements in the subtree.
+    anchors: Vec<u32>,
     /// Text inside `<p>` elements.
     para: Vec<u32>,
 }
@@ -1016,6 +1018,7 @@ impl Stats {
             link: vec![0; n],
             commas: vec![0; n],
             rich: vec![false; n],
+            anchors: vec![0; n],
             para: vec![0; n],
         };
         // Reverse pre-order visits every child before its parent.
@@ -1048,11 +1051,17 @@ impl Stats {
                     }
                     if tag == Tag::A {
                         s.link[i] = s.text[i];
+                        s.anchors[i] = s.anchors[i].saturating_add(1);
                     }
                     if tag == Tag::P {
                         s.para[i] = s.text[i];
                     }
-                    if matches!(tag, Tag::Pre | Tag::H1 | Tag::H2 | Tag::H3 | Tag::Table) {
+                    // Links inside code are API names (`#include "<a>SDL_stdinc.h</a>"`),
+                    // not a related-links box.
+                    if matches!(
+                        tag,
+                        Tag::Pre | Tag::Code | Tag::H1 | Tag::H2 | Tag::H3 | Tag::Table
+                    ) {
                         s.rich[i] = true;
                     }
                 }
@@ -1067,6 +1076,7 @@ impl Stats {
                 s.link[pi] = s.link[pi].saturating_add(l);
                 s.commas[pi] = s.commas[pi].saturating_add(c);
                 s.para[pi] = s.para[pi].saturating_add(s.para[i]);
+                s.anchors[pi] = s.anchors[pi].saturating_add(s.anchors[i]);
             }
         }
         s
@@ -1433,7 +1443,13 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
         let text = stats.text(n);
         let ld = stats.link_density(n);
         let rich = stats.rich.get(n as usize).copied().unwrap_or(false);
-        let link_farm = text > 0 && ld > 0.5 && text < 2000 && !rich && !introduced(dom, n);
+        // One short link is a reference, not a farm: an Erlang type line
+        // `T = <a>term()</a>`. One long one is a teaser ("Read more: <a>headline</a>").
+        let anchors = stats.anchors.get(n as usize).copied().unwrap_or(0);
+        let link_bytes = stats.link.get(n as usize).copied().unwrap_or(0);
+        let reference = anchors == 1 && link_bytes < 20;
+        let link_farm =
+            text > 0 && ld > 0.5 && text < 2000 && !reference && !rich && !introduced(dom, n);
         let form = tag == Tag::Form;
         if link_farm || form || comment_thread(dom, n) {
             if let Some(d) = sel.dropped.get_mut(n as usize) {

@@ -69,3 +69,47 @@ fn a_short_section_beside_a_long_one_is_kept() {
     // A link list beside the content is still not the document.
     assert!(!md.contains("A story about strings"), "{md}");
 }
+
+#[test]
+fn short_api_lines_with_links_inside_the_content_are_kept() {
+    let prose = paragraphs(
+        6,
+        "Returns true if Pred(Elem) returns true for all elements Elem in List, otherwise false.",
+    );
+    // Erlang's erl_docgen: one type per line, the type a link. One link is a reference,
+    // not a link farm.
+    let erlang = format!(
+        "<html><body><div id=\"content\"><h2>all(Pred, List) -&gt; boolean()</h2>\
+         <div class=\"REFTYPES\"><span class=\"bold_code\">List = [T]</span></div>\
+         <div class=\"REFTYPES\"><span class=\"bold_code\">T = <a href=\"/erts/erlang.html#type-term\">term()</a></span></div>\
+         {prose}</div></body></html>"
+    );
+    let md = pruned(&erlang);
+    assert!(
+        md.contains("T = [term()](/erts/erlang.html#type-term)"),
+        "{md}"
+    );
+    // Doxygen: `#include` lines whose file names are links, inside code.
+    let doxygen = format!(
+        "<html><body><div class=\"contents\">{prose}\
+         <div class=\"textblock\"><code>#include &quot;<a class=\"el\" href=\"a_8h.html\">SDL_stdinc.h</a>&quot;</code><br>\
+         <code>#include &quot;<a class=\"el\" href=\"b_8h.html\">begin_code.h</a>&quot;</code></div>\
+         {prose}</div></body></html>"
+    );
+    let md = pruned(&doxygen);
+    assert!(md.contains("[`SDL_stdinc.h`](a_8h.html)"), "{md}");
+    assert!(md.contains("[`begin_code.h`](b_8h.html)"), "{md}");
+    // A teaser with one long link, and several links with little else, are still dropped.
+    let teaser = format!(
+        "<html><body><div class=\"contents\">{prose}<div class=\"more\">\
+         <b>Read more:</b> <a href=\"/w\">Wage growth surprises to the upside again</a></div>\
+         {prose}</div></body></html>"
+    );
+    assert!(!pruned(&teaser).contains("Wage growth"));
+    let farm = format!(
+        "<html><body><div class=\"contents\">{prose}<div class=\"more\">\
+         <a href=\"/x\">Story one</a> <a href=\"/y\">Story two</a> <a href=\"/z\">Story three</a></div>\
+         {prose}</div></body></html>"
+    );
+    assert!(!pruned(&farm).contains("Story two"));
+}
