@@ -72,6 +72,8 @@ enum Exit {
     Nothing,
     /// A block element inside `<pre>`: ends its line.
     PreBlock,
+    /// A `div.line` of a Doxygen fragment: one line of code.
+    FragmentLine,
     Block,
     Soft,
     /// Level, start of its text, and whether blocks inside it flatten into the heading line
@@ -148,6 +150,9 @@ struct PreState {
     code_child: bool,
     /// A block started or ended: the next text goes on a new line.
     break_due: bool,
+    /// A Doxygen `div.fragment` written as this block ([`NONE`] for a `<pre>`): its
+    /// `div.line` children are its lines, anything else between them is not code.
+    fragment: NodeId,
 }
 
 impl PreState {
@@ -291,18 +296,25 @@ impl Renderer<'_> {
     /// on the stack (its children are walked, then `exit` is called).
     #[inline(always)]
     fn enter(&mut self, id: NodeId) -> bool {
-        let (tag, present) = match self.dom.node(id).kind {
-            Kind::Text { .. } => {
-                let text = self.dom.text_of(id);
-                if self.is_list_child(id) && !text.trim().is_empty() {
-                    self.list_child(id, None);
+        let (tag, present) =
+            match self.dom.node(id).kind {
+                Kind::Text { .. } => {
+                    // White space between a Doxygen fragment's lines is not code.
+                    if self.pre.as_ref().is_some_and(|p| {
+                        p.fragment != NONE && p.fragment == self.dom.node(id).parent
+                    }) {
+                        return false;
+                    }
+                    let text = self.dom.text_of(id);
+                    if self.is_list_child(id) && !text.trim().is_empty() {
+                        self.list_child(id, None);
+                    }
+                    self.text(text);
+                    return false;
                 }
-                self.text(text);
-                return false;
-            }
-            Kind::Element { tag, present, .. } => (tag, present),
-            _ => return false,
-        };
+                Kind::Element { tag, present, .. } => (tag, present),
+                _ => return false,
+            };
         if self.sel.is_dropped(id) || dropped_tag(tag) || is_hidden(self.dom, id) {
             return false;
         }
@@ -503,6 +515,23 @@ impl Renderer<'_> {
                     Exit::Pre
                 }
                 _ if line_number_gutter(self.dom, id, tag) => return None,
+                // A Doxygen fragment's line: exactly one line of code, even when empty.
+                // Its other children are hidden tooltips (`div.ttc`).
+                _ if self.pre.as_ref().is_some_and(|p| {
+                    p.fragment != NONE && p.fragment == self.dom.node(id).parent
+                }) =>
+                {
+                    if tag != Tag::Div || !self.dom.has_class(id, &["line"]) {
+                        return None;
+                    }
+                    if let Some(p) = &mut self.pre {
+                        if !p.buf.is_empty() && !p.buf.ends_with('\n') {
+                            p.buf.push('\n');
+                        }
+                        p.break_due = false;
+                    }
+                    Exit::FragmentLine
+                }
                 // A block box inside `<pre>` (rustdoc's `<div class="where">`) starts and
                 // ends a line, as a browser lays it out; so does each further `<code>`
                 // child of the `<pre>` (Node.js docs put the CommonJS and ES module
@@ -534,6 +563,9 @@ impl Renderer<'_> {
                 self.grids.push((id, cols, 0));
                 return Some(Exit::Grid);
             }
+        }
+        if tag == Tag::Div && is_code_fragment(dom, id) {
+            return Some(self.open_pre(id, id));
         }
         Some(match tag {
             Tag::P
@@ -885,24 +917,7 @@ impl Renderer<'_> {
                 self.open_item();
                 Exit::Item
             }
-            Tag::Pre | Tag::Listing | Tag::Xmp | Tag::Plaintext => {
-                let lang = code_language(dom, id);
-                let code_frame = self.pause_code_for_block();
-                if !self.must_flatten() {
-                    self.w.begin_block(false);
-                }
-                self.pre = Some(PreState {
-                    buf: std::mem::take(&mut self.pre_buf),
-                    lang,
-                    depth: 1,
-                    code_child: false,
-                    break_due: false,
-                });
-                match code_frame {
-                    Some(frame) => Exit::PreInCode(frame),
-                    None => Exit::Pre,
-                }
-            }
+            Tag::Pre | Tag::Listing | Tag::Xmp | Tag::Plaintext => self.open_pre(id, NONE),
             Tag::Table => {
                 if self.must_flatten() {
                     self.w.soft_boundary();
@@ -1138,6 +1153,12 @@ impl Renderer<'_> {
             }
             Exit::Pre => self.close_pre(),
             Exit::PreBlock => self.pre_line_break(),
+            Exit::FragmentLine => {
+                if let Some(p) = &mut self.pre {
+                    p.buf.push('\n');
+                    p.break_due = false;
+                }
+            }
             Exit::PreInCode(frame) => {
                 self.close_pre();
                 // The code element goes on after the block.
@@ -1491,6 +1512,27 @@ impl Renderer<'_> {
         }
     }
 
+    /// Start a code block for `<pre>` (or the Doxygen fragment `fragment`, else [`NONE`]).
+    fn open_pre(&mut self, id: NodeId, fragment: NodeId) -> Exit {
+        let lang = code_language(self.dom, id);
+        let code_frame = self.pause_code_for_block();
+        if !self.must_flatten() {
+            self.w.begin_block(false);
+        }
+        self.pre = Some(PreState {
+            buf: std::mem::take(&mut self.pre_buf),
+            lang,
+            depth: 1,
+            code_child: false,
+            break_due: false,
+            fragment,
+        });
+        match code_frame {
+            Some(frame) => Exit::PreInCode(frame),
+            None => Exit::Pre,
+        }
+    }
+
     fn close_pre(&mut self) {
         let Some(pre) = &mut self.pre else { return };
         pre.depth -= 1;
@@ -1737,6 +1779,18 @@ fn grid_columns(dom: &Dom, id: NodeId) -> Option<usize> {
 /// writes a zero-width space, removed before it gets here).
 fn is_permalink_glyph(text: &str) -> bool {
     matches!(text, "¶" | "#" | "§" | "🔗" | "\\#" | "")
+}
+
+/// A Doxygen code listing: `<div class="fragment">` holding `<div class="line">` children
+/// (one per line, each led by a `span.lineno` in source listings). Only its first children
+/// are looked at: the lines come first.
+fn is_code_fragment(dom: &Dom, div: NodeId) -> bool {
+    dom.has_class(div, &["fragment"])
+        && dom
+            .children(div)
+            .filter(|&c| dom.tag(c).is_some())
+            .take(4)
+            .any(|c| dom.tag(c) == Some(Tag::Div) && dom.has_class(c, &["line"]))
 }
 
 /// Whether `<a href="#frag">` targets itself or one of its three nearest ancestors.
