@@ -25,3 +25,37 @@ fn doxygen_source_fragment_drops_line_numbers_and_tooltips() {
         </div><p>After.</p>";
     assert_eq!(md(html), "```\n{\n\u{a0}   return x;\n}\n```\n\nAfter.\n");
 }
+
+#[test]
+fn doxygen_heading_permalink_is_dropped() {
+    let html = "<h2 class=\"memtitle\"><span class=\"permalink\"><a href=\"#a1f8d\">&#9670;&nbsp;</a></span>callback</h2>\
+        <p>Callback that feeds the audio device.</p>";
+    assert_eq!(
+        md(html),
+        "## callback\n\nCallback that feeds the audio device.\n"
+    );
+    // The glyph linking elsewhere is link text like any other.
+    assert_eq!(md("<p><a href=\"/x\">&#9670;</a> x</p>"), "[◆](/x) x\n");
+}
+
+#[test]
+fn icon_link_in_heading_is_not_named_by_its_title() {
+    // Erlang/OTP docs: an edit pencil (a CSS icon in an empty span) after the heading text.
+    let html = "<h3>Creating a List<a href=\"https://github.com/x/edit\" title=\"Fix it by clicking here!\">\
+        <span class=\"pencil\"></span></a></h3><p>text <a href=\"/y\" title=\"Edit\"></a> more</p>";
+    assert_eq!(md(html), "### Creating a List\n\ntext more\n");
+    // Icon first: still the heading's tool.
+    assert_eq!(
+        md("<h2><a href=\"/edit\" aria-label=\"Edit\"><svg></svg></a> Title</h2>"),
+        "## Title\n"
+    );
+    // A heading that is only an icon link keeps its name; a paragraph's icon link too.
+    assert_eq!(
+        md("<h2><a href=\"/home\" aria-label=\"Home\"><svg></svg></a></h2>"),
+        "## [Home](/home)\n"
+    );
+    assert_eq!(
+        md("<p>See <a href=\"/e\" title=\"Edit\"><span class=\"pencil\"></span></a></p>"),
+        "See [Edit](/e)\n"
+    );
+}

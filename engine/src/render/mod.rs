@@ -1083,9 +1083,12 @@ impl Renderer<'_> {
                 let text = self.w.inline.get(at + 1..).unwrap_or("").trim();
                 if text.is_empty() {
                     // An icon-only link (`<a aria-label="Home"><svg>…</svg></a>`) is named by
-                    // its label.
+                    // its label; not in a heading with text of its own, where such icons are
+                    // the heading's tools (Erlang/OTP's "Fix it by clicking here!" pencil).
                     let dom = self.dom;
-                    if let Some(label) = icon_link_label(dom, id) {
+                    if let Some(label) =
+                        icon_link_label(dom, id).filter(|_| !self.in_heading_with_text())
+                    {
                         // Right after the `[`: no space, not even one left by an empty icon
                         // element.
                         self.w.space = writer::Space::Suppressed;
@@ -1096,8 +1099,10 @@ impl Renderer<'_> {
                 self.w.in_link -= 1;
                 self.flatten -= 1;
                 let text = self.w.inline.get(at + 1..).unwrap_or("").trim();
-                // Permalink anchors ("¶", "#") next to headings carry no meaning for a reader.
-                let anchor_only = is_permalink_glyph(text);
+                // Permalink anchors ("¶", "#", Doxygen's "◆") next to headings carry no
+                // meaning for a reader.
+                let anchor_only =
+                    is_permalink_glyph(text) || (text == "◆" && in_page_link(self.dom, id));
                 if anchor_only {
                     self.w.removed_back_to(at);
                     return;
@@ -1491,6 +1496,23 @@ impl Renderer<'_> {
         })
     }
 
+    /// Whether the innermost open heading has text (its element's, not only what is written
+    /// so far: an icon may come first). A heading swallowing the page is not scanned whole.
+    fn in_heading_with_text(&self) -> bool {
+        let Some(&(heading, _)) = self
+            .frames
+            .iter()
+            .rev()
+            .find(|(_, e)| matches!(e, Exit::Heading(..)))
+        else {
+            return false;
+        };
+        let dom = self.dom;
+        dom.descendants(heading)
+            .take(256)
+            .any(|n| !dom.text_of(n).trim().is_empty())
+    }
+
     fn in_data_table(&self) -> bool {
         matches!(self.tables.last(), Some(Some(_)))
     }
@@ -1791,6 +1813,12 @@ fn is_code_fragment(dom: &Dom, div: NodeId) -> bool {
             .filter(|&c| dom.tag(c).is_some())
             .take(4)
             .any(|c| dom.tag(c) == Some(Tag::Div) && dom.has_class(c, &["line"]))
+}
+
+/// Whether a link's `href` is a fragment of this page (`#…`).
+fn in_page_link(dom: &Dom, a: NodeId) -> bool {
+    dom.attr(a, Attr::Href)
+        .is_some_and(|h| h.trim_start().starts_with('#'))
 }
 
 /// Whether `<a href="#frag">` targets itself or one of its three nearest ancestors.
