@@ -59,3 +59,23 @@ fn icon_link_in_heading_is_not_named_by_its_title() {
         "See [Edit](/e)\n"
     );
 }
+
+#[test]
+fn haddock_codes_within_one_pre_line_stay_on_it() {
+    let html = "<pre>$(<code><a href=\"#v:deriveJSON\">deriveJSON</a></code> \
+        <code><a href=\"#v:defaultOptions\">defaultOptions</a></code>{<code>\
+        <a href=\"#v:fieldLabelModifier\">fieldLabelModifier</a></code> = drop 4} ''D)</pre>";
+    assert_eq!(
+        md(html),
+        "```\n$(deriveJSON defaultOptions{fieldLabelModifier = drop 4} ''D)\n```\n"
+    );
+    // Node.js: two flavours of one example, adjacent (a toggle input between): two lines.
+    let html =
+        "<pre><input type=\"checkbox\"><code class=\"language-js mjs\">import a from 'a';</code>\
+        <code class=\"language-js cjs\">const a = require('a');</code></pre>";
+    assert!(
+        md(html).contains("import a from 'a';\nconst a = require('a');\n"),
+        "{}",
+        md(html)
+    );
+}

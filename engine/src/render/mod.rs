@@ -188,6 +188,27 @@ impl PreState {
 /// first dozen; a deeper one leaves the summary a bold line.
 const SUMMARY_HEADING_SCAN: usize = 64;
 
+/// Whether a `<code>` child of a `<pre>` comes right after another `<code>`: no text between
+/// them, elements without text (Node.js's flavour toggle `<input>`) aside. A few siblings
+/// are looked at, no more.
+fn code_follows_code(dom: &Dom, code: NodeId) -> bool {
+    let mut prev = dom.node(code).prev;
+    for _ in 0..8 {
+        if prev == NONE {
+            return false;
+        }
+        match dom.tag(prev) {
+            Some(Tag::Code) => return true,
+            Some(_) if dom.node(prev).first_child != NONE => return false,
+            Some(_) => {}
+            None if !dom.text_of(prev).is_empty() => return false,
+            None => {}
+        }
+        prev = dom.node(prev).prev;
+    }
+    false
+}
+
 /// An element whose parent is a `<pre>`.
 fn child_of_pre(dom: &Dom, id: NodeId) -> bool {
     let parent = dom.node(id).parent;
@@ -533,16 +554,19 @@ impl Renderer<'_> {
                     Exit::FragmentLine
                 }
                 // A block box inside `<pre>` (rustdoc's `<div class="where">`) starts and
-                // ends a line, as a browser lays it out; so does each further `<code>`
-                // child of the `<pre>` (Node.js docs put the CommonJS and ES module
-                // flavours of one example side by side in one `<pre>`).
+                // ends a line, as a browser lays it out; so does a further `<code>` child
+                // of the `<pre>` right after another (Node.js docs put the CommonJS and ES
+                // module flavours of one example side by side in one `<pre>`).
                 Tag::Div | Tag::P | Tag::Li | Tag::Tr | Tag::Dt | Tag::Dd | Tag::Section => {
                     self.pre_line_break();
                     Exit::PreBlock
                 }
                 Tag::Code if child_of_pre(self.dom, id) => {
+                    let adjacent = code_follows_code(self.dom, id);
                     if let Some(p) = &mut self.pre {
-                        if p.code_child {
+                        // Only where no text separates them: Haddock writes a line's names
+                        // as `<code>`s between plain text (`<code>f</code> <code>x</code>`).
+                        if p.code_child && adjacent {
                             p.line_break();
                         }
                         p.code_child = true;
