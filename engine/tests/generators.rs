@@ -79,3 +79,24 @@ fn haddock_codes_within_one_pre_line_stay_on_it() {
         md(html)
     );
 }
+
+#[test]
+fn pre_in_a_table_cell_keeps_its_words_apart() {
+    // A data table (header row): the code is a span in the cell, its lines joined by spaces
+    // as the cell's paragraphs are.
+    let html = "<table><thead><tr><th>Note for C Programmers</th></tr></thead><tr><td>For example:<pre>int f()\n{\n    return 1;\n}</pre>The end.</td></tr></table>";
+    assert_eq!(
+        md(html),
+        "| Note for C Programmers |\n| --- |\n| For example: `int f() { return 1; }` The end. |\n"
+    );
+    assert_eq!(
+        md("<table><tr><th>A</th><th>B</th></tr><tr><td><p>One</p><p>two</p></td><td>x<pre>a\nb</pre></td></tr></table>"),
+        "| A | B |\n| --- | --- |\n| One two | x `a b` |\n"
+    );
+    // A layout table (one column, no header): its cells are blocks, the code a fenced block.
+    let html = "<table><tr><td>For example:<pre>int f()\n{\n    return 1;\n}</pre>The end.</td></tr></table>";
+    assert_eq!(
+        md(html),
+        "For example:\n\n```\nint f()\n{\n    return 1;\n}\n```\n\nThe end.\n"
+    );
+}

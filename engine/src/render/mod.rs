@@ -1562,7 +1562,11 @@ impl Renderer<'_> {
     fn open_pre(&mut self, id: NodeId, fragment: NodeId) -> Exit {
         let lang = code_language(self.dom, id);
         let code_frame = self.pause_code_for_block();
-        if !self.must_flatten() {
+        if self.must_flatten() {
+            // In a cell or a span the code is a span apart from the words around it, as
+            // paragraphs there are (`For example: `f()` The end.`).
+            self.w.soft_boundary();
+        } else {
             self.w.begin_block(false);
         }
         self.pre = Some(PreState {
@@ -1599,6 +1603,9 @@ impl Renderer<'_> {
         // lines left are content. Trailing white space is not.
         let code = buf.trim_end_matches(['\n', ' ', '\t', '\r']);
         if code.trim().is_empty() {
+            if self.flatten > 0 {
+                self.w.soft_boundary();
+            }
             return;
         }
         if self.flatten > 0 {
@@ -1611,6 +1618,7 @@ impl Renderer<'_> {
             let at = self.w.inline.len();
             self.w.raw_text(&flat);
             self.close(NONE, Exit::Code(at));
+            self.w.soft_boundary();
             return;
         }
         let fence_char = if lang.contains('`') { b'~' } else { b'`' };
