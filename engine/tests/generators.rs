@@ -100,3 +100,24 @@ fn pre_in_a_table_cell_keeps_its_words_apart() {
         "For example:\n\n```\nint f()\n{\n    return 1;\n}\n```\n\nThe end.\n"
     );
 }
+
+#[test]
+fn doxygen_memberdecls_heading_row_titles_a_table() {
+    let html = "<table class=\"memberdecls\">\n\
+        <tr class=\"heading\"><td colspan=\"2\"><h2 class=\"groupheader\"><a id=\"pub-attribs\" name=\"pub-attribs\"></a>\nData Fields</h2></td></tr>\n\
+        <tr><td class=\"memItemLeft\" align=\"right\">int&#160;</td><td class=\"memItemRight\"><a href=\"#freq\">freq</a></td></tr>\n\
+        <tr><td class=\"mdescLeft\">&#160;</td><td class=\"mdescRight\">DSP frequency -- samples per second <br /></td></tr>\n\
+        <tr><td class=\"memItemLeft\" align=\"right\">Uint8&#160;</td><td class=\"memItemRight\"><a href=\"#ch\">channels</a></td></tr>\n\
+        </table>";
+    assert_eq!(
+        md(html),
+        "## Data Fields\n\n| int | [freq](#freq) |\n| --: | --- |\n| | DSP frequency -- samples per second |\n| Uint8 | [channels](#ch) |\n"
+    );
+    // A heading row in the middle ends the table before it.
+    let html = "<table><tr><td>a</td><td>1</td></tr><tr><td colspan=2><h3>More</h3></td></tr>\
+        <tr><td>b</td><td>2</td></tr></table>";
+    assert_eq!(
+        md(html),
+        "| a | 1 |\n| --- | --- |\n\n### More\n\n| b | 2 |\n| --- | --- |\n"
+    );
+}

@@ -112,6 +112,8 @@ enum Exit {
     LayoutTable,
     Grid,
     Row,
+    /// A table row holding only a heading ([`table::heading_row`]).
+    HeadingRow,
     Cell {
         start: usize,
         header: bool,
@@ -968,11 +970,23 @@ impl Renderer<'_> {
                     self.w.soft_boundary();
                     return Some(Exit::Soft);
                 }
+                if table::heading_row(dom, id).is_some() {
+                    // The rows so far are a table of their own, then the heading.
+                    if let Some(Some(t)) = self.tables.last_mut() {
+                        let layout = t.layout;
+                        std::mem::replace(t, Table::new(layout)).write(&mut self.w);
+                    }
+                    return Some(Exit::HeadingRow);
+                }
                 let footer = dom.tag(dom.node(id).parent) == Some(Tag::Tfoot);
                 if let Some(Some(t)) = self.tables.last_mut() {
                     t.start_row(footer);
                 }
                 Exit::Row
+            }
+            // The cell of a heading row: its heading is written as a block.
+            Tag::Td | Tag::Th if matches!(self.frames.last(), Some((_, Exit::HeadingRow))) => {
+                Exit::Nothing
             }
             Tag::Td | Tag::Th => {
                 if self.must_flatten() {
@@ -1205,6 +1219,7 @@ impl Renderer<'_> {
                     t.write(&mut self.w);
                 }
             }
+            Exit::HeadingRow => {}
             Exit::Row => {
                 if let Some(Some(t)) = self.tables.last_mut() {
                     t.end_row();

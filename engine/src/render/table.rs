@@ -249,6 +249,8 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
                 return true
             }
             Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => structure = true,
+            // A heading alone in its row is written before the rows after it.
+            Tag::Tr if heading_row(dom, id).is_some() => continue,
             Tag::Th | Tag::Thead | Tag::Caption => header = true,
             Tag::Tr => {
                 let cells = dom
@@ -262,4 +264,29 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
         stack.extend(dom.children(id));
     }
     (max_cells <= 1 || structure) && !header
+}
+
+/// The heading of a row that holds nothing else: one cell, whose only content is a heading
+/// (Doxygen's `<tr class="heading"><td colspan="2"><h2>Data Fields</h2></td></tr>`). It
+/// titles the rows after it, and is written as a heading between two tables.
+pub fn heading_row(dom: &Dom, tr: NodeId) -> Option<NodeId> {
+    let mut cells = dom.children(tr).filter(|&c| dom.tag(c).is_some());
+    let cell = cells.next()?;
+    if cells.next().is_some() || !matches!(dom.tag(cell), Some(Tag::Td | Tag::Th)) {
+        return None;
+    }
+    let mut heading = None;
+    for c in dom.children(cell) {
+        match dom.tag(c) {
+            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+                if heading.is_none() =>
+            {
+                heading = Some(c);
+            }
+            Some(_) => return None,
+            None if !dom.text_of(c).trim().is_empty() => return None,
+            None => {}
+        }
+    }
+    heading
 }
