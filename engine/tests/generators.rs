@@ -115,9 +115,16 @@ fn doxygen_memberdecls_heading_row_titles_a_table() {
     );
     // A heading row in the middle ends the table before it.
     let html = "<table><tr><td>a</td><td>1</td></tr><tr><td colspan=2><h3>More</h3></td></tr>\
-        <tr><td>b</td><td>2</td></tr></table>";
+        <tr><td>b</td><td>2</td></tr><tr><td>c</td><td>3</td></tr></table>";
     assert_eq!(
         md(html),
-        "| a | 1 |\n| --- | --- |\n\n### More\n\n| b | 2 |\n| --- | --- |\n"
+        "| a | 1 |\n| --- | --- |\n\n### More\n\n| b | 2 |\n| --- | --- |\n| c | 3 |\n"
     );
+    // Over one or two rows of columns a heading row titles a page laid out in a table: the
+    // cells are blocks, not a GFM row.
+    let html = "<table><tr><td colspan=2><h1>My Site</h1></td></tr><tr><td><a href=\"/a\">Home</a>\
+        </td><td><p>The article text.</p><p>Second paragraph.</p></td></tr></table>";
+    let out = md(html);
+    assert!(!out.contains('|'), "{out}");
+    assert!(out.contains("\n\nSecond paragraph.\n"), "{out}");
 }

@@ -224,6 +224,8 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
     let mut max_cells = 0usize;
     let mut structure = false;
     let mut header = false;
+    let mut heading_rows = false;
+    let mut multi_cell_rows = 0usize;
     let mut stack: Vec<NodeId> = dom.children(table).collect();
     while let Some(id) = stack.pop() {
         let Some(tag) = dom.tag(id) else { continue };
@@ -249,8 +251,11 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
                 return true
             }
             Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => structure = true,
-            // A heading alone in its row is written before the rows after it.
-            Tag::Tr if heading_row(dom, id).is_some() => continue,
+            // A heading alone in its row is written before the rows after it (judged below).
+            Tag::Tr if heading_row(dom, id).is_some() => {
+                heading_rows = true;
+                continue;
+            }
             Tag::Th | Tag::Thead | Tag::Caption => header = true,
             Tag::Tr => {
                 let cells = dom
@@ -258,10 +263,17 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
                     .filter(|&c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)))
                     .count();
                 max_cells = max_cells.max(cells);
+                multi_cell_rows += usize::from(cells > 1);
             }
             _ => {}
         }
         stack.extend(dom.children(id));
+    }
+    // Heading rows title data only among rows of it (Doxygen's member summaries); above one
+    // or two rows of columns they title a page laid out in a table (site name over
+    // navigation | article).
+    if heading_rows && multi_cell_rows < 3 {
+        structure = true;
     }
     (max_cells <= 1 || structure) && !header
 }
