@@ -10,6 +10,8 @@
 #   make adversarial  hostile inputs at n and 4n through md-convert (time, RSS, ratio)
 #   make conformance  md-convert against five other converters' test suites (conformance/), gated
 #                   on conformance/baseline.json (seconds; docs/CONFORMANCE.md; in `make test`)
+#   make realdocs   md-convert on 23 real documentation pages of 10 generators from Debian's -doc
+#                   packages (apt-get download; not in `make test`): headings, links, code, cells, words
 #   make oci        OCI image of the filter (deploy/oci/Dockerfile) where Docker runs; prints its sha256
 #   make web        the engine as an npm package (wasm-pack, bundler target) in web/pkg
 #   make playground build the browser playground and serve it on 127.0.0.1:8088 (PLAYGROUND_PORT)
@@ -43,7 +45,7 @@ OCI_IMAGE ?= markdown-filter:dev
 
 .PHONY: setup build wasm wasm-trap wasm-stages native run test test-unit test-integration lint validate oci adversarial \
 	web web-setup playground playground-build test-browser
-.PHONY: fuzz conformance readability
+.PHONY: fuzz conformance readability realdocs
 
 setup:
 	scripts/setup.sh
@@ -141,6 +143,15 @@ readability: setup
 		python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])') && \
 	.venv/bin/python scripts/readability_eval.py --bin "$${CARGO_TARGET_DIR:-target}/release/md-convert" \
 		--pages "$$dir/test-pages" $(READABILITY_ARGS)
+
+# Faithfulness on real generated documentation (Doxygen, AsciiDoc, Python's Sphinx docs, qdoc,
+# vim2html, SQLite, Haddock, erl_docgen, pod2html, pydoc): pages from Debian's -doc packages
+# (apt-get download, Debian only; not part of `make test`); see docs/CONFORMANCE.md.
+realdocs:
+	$(CARGO) build --release -p md-convert
+	scripts/realdocs/setup.sh
+	$${REALDOCS_DIR:-.run/realdocs}/venv/bin/python scripts/realdocs/eval.py \
+		--bin "$${CARGO_TARGET_DIR:-target}/release/md-convert" $(REALDOCS_ARGS)
 
 # libFuzzer over the engine and every header/config parser; not part of `make test` (the
 # committed corpora and crashes are replayed there by engine/ and filter/ fuzz_regressions

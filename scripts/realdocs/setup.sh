@@ -1,0 +1,27 @@
+#!/bin/sh
+# Fetch the real documentation pages scripts/realdocs/eval.py reads: Debian bookworm's -doc
+# packages (apt-get download: no root, nothing installed), unpacked into .run/realdocs/ex;
+# pod2html and pydoc pages generated into .run/realdocs/pages; a venv with the HTML parsers
+# the reference extraction uses. Other sites' content: fetched, never vendored. Idempotent.
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=${REALDOCS_DIR:-$root/.run/realdocs}
+mkdir -p "$work/debs" "$work/ex" "$work/pages"
+if [ ! -x "$work/venv/bin/python" ]; then
+    python3 -m venv "$work/venv"
+    "$work/venv/bin/pip" install -q markdown-it-py==4.0.0 beautifulsoup4==4.15.0 html5lib==1.1
+fi
+cd "$work/debs"
+if [ ! -f .done ]; then
+    apt-get download libsdl2-doc doxygen-doc git-doc python3.11-doc qtbase5-doc-html vim-doc \
+        sqlite3-doc erlang-doc libghc-aeson-doc perl-doc
+    for f in *.deb; do dpkg-deb -x "$f" ../ex/; done
+    touch .done
+fi
+cd ../pages
+pod=../ex/usr/share/perl/5.36.0/pod
+[ -f perlintro.html ] || pod2html --infile=$pod/perlintro.pod --outfile=perlintro.html --htmlroot=/perldoc --quiet
+[ -f perlsyn.html ] || pod2html --infile=$pod/perlsyn.pod --outfile=perlsyn.html --htmlroot=/perldoc --quiet
+rm -f pod2htm*
+[ -f json.html ] || python3 -m pydoc -w json textwrap >/dev/null
+echo "realdocs: pages in $work"
