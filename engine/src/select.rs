@@ -938,7 +938,6 @@ fn visible_text(dom: &Dom, order: &[NodeId], spans: &[Range<usize>], dropped: &[
     text
 }
 
-/// A Sphinx table-of-contents wrapper.
 /// An `<aside>` holding footnotes is part of the text that cites them: docutils (Sphinx,
 /// docs.python.org) writes `aside.footnote-list > aside.footnote[role=doc-footnote]`.
 fn is_footnote(dom: &Dom, n: NodeId, role: Option<&str>) -> bool {
@@ -956,6 +955,7 @@ fn is_footnote(dom: &Dom, n: NodeId, role: Option<&str>) -> bool {
     })
 }
 
+/// A Sphinx table-of-contents wrapper.
 fn is_toctree(dom: &Dom, n: NodeId) -> bool {
     dom.has_class(n, &["toctree-wrapper"])
 }
