@@ -5,7 +5,7 @@ use agent_markdown::{convert, Options};
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
 mod common;
-use common::md;
+use common::{md, pruned};
 
 /// List nesting depth at which each text run is read, in document order.
 fn item_depths(md: &str) -> Vec<(String, usize)> {
@@ -262,13 +262,6 @@ fn closing_rules_are_kept_unless_pruning_may_have_cut_what_they_separated() {
     assert_eq!(md("<p>a</p><hr><hr>"), "a\n\n***\n\n***\n");
     assert_eq!(md("<blockquote><p>a</p></blockquote><hr>"), "> a\n\n***\n");
     // With pruning, the rule above a dropped comment thread separates nothing.
-    let pruned = |html: &str| {
-        let opts = Options {
-            front_matter: false,
-            ..Options::default()
-        };
-        convert(html.as_bytes(), &opts).markdown
-    };
     let page = "<body><article><h1>T</h1><p>Body text of the story.</p><hr></article>\
                 <section class=\"comments\"><p>First!</p></section></body>";
     assert_eq!(pruned(page), "# T\n\nBody text of the story.\n");
@@ -505,15 +498,6 @@ fn adjacent_emphasis_runs_never_show_delimiters_or_lose_bold() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// Converts with pruning on, as the filter does.
-fn pruned(html: &str) -> String {
-    let opts = Options {
-        front_matter: false,
-        ..Options::default()
-    };
-    convert(html.as_bytes(), &opts).markdown
 }
 
 /// Prose long enough for the main-content scorer to take it for an article paragraph.

@@ -2,16 +2,8 @@
 //! beside its main text (footnotes, further sections, short API lines) is content.
 //! Each case is cut down from a real generated page (Sphinx/docutils, Haddock, Erlang's
 //! erl_docgen, Doxygen, AsciiDoc, qdoc).
-use agent_markdown::{convert, Options};
-
-/// Default options (pruning on), without front matter.
-fn pruned(html: &str) -> String {
-    let opts = Options {
-        front_matter: false,
-        ..Options::default()
-    };
-    convert(html.as_bytes(), &opts).markdown
-}
+mod common;
+use common::pruned;
 
 #[test]
 fn docutils_footnotes_in_an_aside_are_kept() {

@@ -13,7 +13,7 @@ mod common;
 use std::fs;
 
 use agent_markdown::{convert, Options};
-use common::{corpus_root, files_with_extension, BASE};
+use common::{corpus_root, files_with_extension, pruned, BASE};
 use pulldown_cmark::{Event, Options as MdOptions, Parser, Tag, TagEnd};
 
 const MIN_PRECISION: f64 = 0.85;
@@ -149,15 +149,6 @@ fn the_scorer_notices_missing_and_extra_text() {
     let text = normalize(&visible_text("# The comet brightened.\n"));
     assert!(!text.contains("Observers are pleased."));
     assert!(text.contains("The comet brightened."));
-}
-
-/// Converts a page with pruning on, without front matter.
-fn pruned(html: &str) -> String {
-    let opts = Options {
-        front_matter: false,
-        ..Options::default()
-    };
-    convert(html.as_bytes(), &opts).markdown
 }
 
 /// A paragraph of article prose, `n` sentences long.

@@ -84,3 +84,12 @@ pub fn md(html: &str) -> String {
     };
     convert(html.as_bytes(), &opts).markdown
 }
+
+/// A page's Markdown with pruning on, as the filter converts, without front matter.
+pub fn pruned(html: &str) -> String {
+    let opts = Options {
+        front_matter: false,
+        ..Options::default()
+    };
+    convert(html.as_bytes(), &opts).markdown
+}
