@@ -127,3 +127,103 @@ fn items_past_the_depth_cap_keep_their_text_in_order() {
     // Output stays linear: no line is indented by more than the capped prefixes.
     assert!(out.lines().all(|l| l.len() < 80), "in:\n{out}");
 }
+
+/// For each list in document order: whether a CommonMark reader sees it loose (its items'
+/// text wrapped in paragraphs).
+fn looseness(md: &str) -> Vec<bool> {
+    let mut out = Vec::new();
+    // Per open list: its index in `out`, and how many quotes deep in it we are.
+    let mut open: Vec<usize> = Vec::new();
+    let mut depth_in_item: Vec<usize> = Vec::new();
+    for event in Parser::new(md) {
+        match event {
+            Event::Start(Tag::List(_)) => {
+                open.push(out.len());
+                out.push(false);
+                depth_in_item.push(0);
+            }
+            Event::End(TagEnd::List(_)) => {
+                open.pop();
+                depth_in_item.pop();
+            }
+            Event::Start(Tag::Paragraph) => {
+                if let (Some(&i), Some(&0)) = (open.last(), depth_in_item.last()) {
+                    if let Some(l) = out.get_mut(i) {
+                        *l = true;
+                    }
+                }
+            }
+            Event::Start(Tag::BlockQuote(_)) => {
+                if let Some(d) = depth_in_item.last_mut() {
+                    *d += 1;
+                }
+            }
+            Event::End(TagEnd::BlockQuote(_)) => {
+                if let Some(d) = depth_in_item.last_mut() {
+                    *d = d.saturating_sub(1);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn items_holding_paragraphs_make_a_loose_list() {
+    // Sphinx writes `<li><p>`; CommonMark gives items paragraphs only in a loose list.
+    let out = md("<ul><li><p>a</p></li><li><p>b</p></li></ul><ol><li>c</li><li>d</li></ol>");
+    assert_eq!(looseness(&out), vec![true, false], "{out}");
+    assert_eq!(out, "- a\n\n- b\n\n1. c\n2. d\n");
+    // One item: the blank line before its nested list is what makes it loose.
+    let out = md("<ol><li><p>foo</p><ul><li>bar</li><li>baz</li></ul></li></ol>");
+    assert_eq!(looseness(&out), vec![true, false], "{out}");
+}
+
+#[test]
+fn blocks_in_a_tight_item_keep_the_list_tight() {
+    // Code, headings and quotes follow text on the next line; text follows a heading or a
+    // fence: no blank line, which would make the whole list loose.
+    for html in [
+        "<ul><li>Install:<pre>pip install x</pre></li><li>Run:<pre>x</pre></li></ul>",
+        "<ul><li><h2>Bar</h2>baz</li><li>c</li></ul>",
+        "<ul><li>a<blockquote><p>b</p></blockquote><pre><code>c</code></pre></li><li>d</li></ul>",
+        "<ul><li><pre>a</pre>then text</li><li>d</li></ul>",
+    ] {
+        let out = md(html);
+        assert_eq!(looseness(&out), vec![false], "{html}\n{out}");
+    }
+    let out = md("<ul><li>Install:<pre>pip install x</pre></li></ul>");
+    assert_eq!(
+        code_blocks(&out),
+        vec!["pip install x\n".to_string()],
+        "{out}"
+    );
+}
+
+#[test]
+fn blocks_a_line_would_continue_keep_their_blank_line() {
+    // Text after a nested list or quote, a quote after a quote and anything after a table
+    // would be read as part of them: the blank line stays (and the list reads loose).
+    for (html, expected) in [
+        (
+            "<ul><li>x<ul><li>y</li></ul>z</li></ul>",
+            "- x\n  - y\n\n  z\n",
+        ),
+        (
+            "<ul><li>a<blockquote>q</blockquote><blockquote>r</blockquote></li></ul>",
+            "- a\n  > q\n\n  > r\n",
+        ),
+        (
+            "<ul><li>a<blockquote>q</blockquote>b</li></ul>",
+            "- a\n  > q\n\n  b\n",
+        ),
+        (
+            "<ul><li>a<table><tr><th>h<tr><td>c</table><pre>p</pre></li></ul>",
+            "- a\n\n  | h |\n  | --- |\n  | c |\n\n  ```\n  p\n  ```\n",
+        ),
+        ("<ul><li>a<div>b</div></li></ul>", "- a\n\n  b\n"),
+    ] {
+        assert_eq!(md(html), expected, "{html}");
+    }
+}

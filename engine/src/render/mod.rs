@@ -142,6 +142,9 @@ struct ListState {
     cont: bool,
     /// Output length when the list started: an empty list is no neighbour to tell apart.
     start_len: usize,
+    /// An item holds a `<p>`: the list is loose (blank lines between items), which is what
+    /// CommonMark renders back with paragraphs in its items (and a browser with their margins).
+    loose: bool,
 }
 
 struct PreState {
@@ -209,6 +212,13 @@ fn code_follows_code(dom: &Dom, code: NodeId) -> bool {
         prev = dom.node(prev).prev;
     }
     false
+}
+
+/// Whether an item of list `list` holds a `<p>` of its own (Sphinx, CommonMark's loose lists).
+fn has_paragraph_item(dom: &Dom, list: NodeId) -> bool {
+    dom.children(list)
+        .filter(|&li| dom.tag(li) == Some(Tag::Li))
+        .any(|li| dom.children(li).any(|c| dom.tag(c) == Some(Tag::P)))
 }
 
 /// An element whose parent is a `<pre>`.
@@ -432,10 +442,14 @@ impl Renderer<'_> {
 
     /// Start a list item: its marker is written with its first line.
     fn open_item(&mut self) {
-        // Items are tight; a top-level list keeps the blank line before it (an
-        // ordered list not starting at 1 cannot interrupt a paragraph).
-        let tight = self.lists.last().is_none_or(|l| l.nested || l.items > 0);
-        self.w.begin_block(tight);
+        // Items are tight unless the list is loose; a top-level list keeps the blank line
+        // before it (an ordered list not starting at 1 cannot interrupt a paragraph).
+        match self.lists.last() {
+            Some(l) if l.loose && l.items > 0 => self.w.end_block(),
+            l => self
+                .w
+                .begin_block(l.is_none_or(|l| l.nested || l.items > 0)),
+        }
         let marker = match self.lists.last_mut() {
             Some(l) if l.ordered => {
                 let n = l.next.clamp(0, 999_999_999);
@@ -445,11 +459,13 @@ impl Renderer<'_> {
             Some(l) => Marker::Bullet(l.bullet),
             None => Marker::Bullet("- "),
         };
+        let mut tight = true;
         if let Some(l) = self.lists.last_mut() {
             l.items += 1;
             l.width = marker.width();
+            tight = !l.loose;
         }
-        self.w.push_item(marker);
+        self.w.push_item(marker, tight);
     }
 
     fn exit(&mut self, id: NodeId) {
@@ -892,6 +908,9 @@ impl Renderer<'_> {
                     .last()
                     .is_some_and(|l| l.cont && l.id == dom.node(id).parent)
                     || self.in_list_item();
+                // In a loose list's item a blank line goes first: in an item of its own
+                // (`<li><p>a</p><ul>…`) that blank line is what makes the list loose.
+                let in_item = in_item && !self.lists.last().is_some_and(|l| l.loose);
                 self.w.begin_block(in_item);
                 let ordered = tag == Tag::Ol;
                 let reversed = ordered && dom.attr(id, Attr::Reversed).is_some();
@@ -924,6 +943,7 @@ impl Renderer<'_> {
                     width: bullet.len() + usize::from(ordered),
                     cont: false,
                     start_len: self.w.out.len(),
+                    loose: has_paragraph_item(dom, id),
                 });
                 Exit::List
             }

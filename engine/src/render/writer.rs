@@ -26,13 +26,28 @@ enum Prefix {
     Quote { started: bool },
     /// `pending`: the marker is not written yet. `blank`: a blank line is owed before the
     /// marker line (first item of a list that follows another block). `sibling`: it directly
-    /// follows a written item of the same list, so its marker continues that list.
+    /// follows a written item of the same list, so its marker continues that list. `tight`:
+    /// an item of a tight list, whose blocks are not parted by blank lines where CommonMark
+    /// does not need one (a blank line there would make the whole list loose).
     Item {
         marker: Marker,
         pending: bool,
         blank: bool,
         sibling: bool,
+        tight: bool,
     },
+}
+
+/// What a block written is, as far as the line break before the next one goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Paragraph,
+    Heading,
+    Fence,
+    /// The end of a quote or a list.
+    Container,
+    /// Tables and rules.
+    Other,
 }
 
 /// A list item's marker, or the indentation of an item continued: built when written, so an
@@ -99,6 +114,8 @@ pub struct Writer {
     blank_pending: bool,
     /// The last line written is paragraph text, which a following line may continue.
     after_paragraph: bool,
+    /// The last block written.
+    last_block: Block,
     /// Depth and output length where an item whose marker was written was closed: an item
     /// opened right there at the same depth is its sibling.
     closed_item: Option<(usize, usize)>,
@@ -198,6 +215,7 @@ impl Writer {
             prefixes: Vec::new(),
             blank_pending: false,
             after_paragraph: false,
+            last_block: Block::Other,
             closed_item: None,
             in_table: 0,
             in_link: 0,
@@ -1301,7 +1319,7 @@ impl Writer {
 
     /// Write the blank line owed before a new block, unless this is the first block of a list
     /// item (it goes right after the marker) or of the document.
-    fn separate(&mut self) {
+    fn separate(&mut self, next: Block) {
         // The first marker line to be written decides: blocks owed before an item's first
         // content (empty wrappers) do not count, the item decided at its start whether a blank
         // line precedes it. And a list item that CommonMark does not let interrupt a paragraph
@@ -1326,8 +1344,9 @@ impl Writer {
                 std::mem::take(blank)
                     || (!*sibling && self.after_paragraph && !can_interrupt_paragraph(*marker))
             }
-            _ => self.blank_pending,
+            _ => self.blank_pending && !self.tight_follows(next),
         };
+        self.last_block = next;
         if owed && self.out.len() > self.base {
             let start = self.out.len();
             self.write_prefix(false);
@@ -1337,6 +1356,47 @@ impl Writer {
             self.after_paragraph = false;
         }
         self.blank_pending = false;
+    }
+
+    /// Whether block `next` goes on the line after the block before it, with no blank line
+    /// between: both directly in an item of a tight list, and CommonMark reads them apart
+    /// (a heading or a fence ends any block but a table; a quote interrupts a paragraph; a
+    /// paragraph follows a heading or a fence). Tables and rules keep the blank line (`---`
+    /// under text is a heading; a line under a table is a row), and so does text after a
+    /// nested list or quote (it would continue them) and a quote after a quote.
+    fn tight_follows(&self, next: Block) -> bool {
+        let Some(at) = self
+            .prefixes
+            .iter()
+            .rposition(|p| matches!(p, Prefix::Item { .. }))
+        else {
+            return false;
+        };
+        let Some(Prefix::Item {
+            tight: true,
+            pending: false,
+            ..
+        }) = self.prefixes.get(at)
+        else {
+            return false;
+        };
+        // Quotes opened in the item and not written yet start with this block.
+        let inner = self.prefixes.get(at + 1..).unwrap_or_default();
+        if inner
+            .iter()
+            .any(|p| !matches!(p, Prefix::Quote { started: false }))
+        {
+            return false;
+        }
+        let prev = self.last_block;
+        if !inner.is_empty() {
+            return matches!(prev, Block::Paragraph | Block::Heading | Block::Fence);
+        }
+        match next {
+            Block::Heading | Block::Fence => prev != Block::Other,
+            Block::Paragraph => matches!(prev, Block::Heading | Block::Fence),
+            Block::Container | Block::Other => false,
+        }
     }
 
     fn write_prefix(&mut self, consume_marker: bool) {
@@ -1388,7 +1448,7 @@ impl Writer {
     /// A block of lines written verbatim (code block content, table rows).
     pub fn block_lines(&mut self, lines: &[&str]) {
         self.begin_block(false);
-        self.separate();
+        self.separate(Block::Other);
         for l in lines {
             self.line(l);
         }
@@ -1399,7 +1459,7 @@ impl Writer {
     /// trailing white space included (it is content).
     pub fn code_block(&mut self, fence: &str, lang: &str, code: &str) {
         self.begin_block(false);
-        self.separate();
+        self.separate(Block::Fence);
         self.write_prefix(true);
         self.out.push_str(fence);
         self.out.push_str(lang);
@@ -1455,7 +1515,7 @@ impl Writer {
             return;
         }
         self.begin_block(false);
-        self.separate();
+        self.separate(Block::Heading);
         self.write_prefix(true);
         for _ in 0..level {
             self.out.push('#');
@@ -1547,7 +1607,7 @@ impl Writer {
                 break;
             }
         }
-        self.separate();
+        self.separate(Block::Paragraph);
         // `para.split('\n')`, with memchr's search (most paragraphs are one line).
         let mut start = 0;
         let ends = memchr::memchr_iter(b'\n', para.as_bytes()).chain(std::iter::once(para.len()));
@@ -1607,6 +1667,7 @@ impl Writer {
             pending: false,
             blank: false,
             sibling: false,
+            tight: false,
         });
         if loose {
             self.blank_pending = true;
@@ -1617,7 +1678,8 @@ impl Writer {
         self.prefixes.push(Prefix::Quote { started: false });
     }
 
-    pub fn push_item(&mut self, marker: Marker) {
+    /// Open a list item with `marker`; `tight`: its list is tight.
+    pub fn push_item(&mut self, marker: Marker, tight: bool) {
         let blank = std::mem::take(&mut self.blank_pending);
         let sibling = self.closed_item == Some((self.prefixes.len(), self.out.len()));
         self.prefixes.push(Prefix::Item {
@@ -1625,10 +1687,12 @@ impl Writer {
             pending: true,
             blank,
             sibling,
+            tight,
         });
     }
 
     pub fn pop_prefix(&mut self) {
+        self.last_block = Block::Container;
         match self.prefixes.pop() {
             Some(Prefix::Item { pending: false, .. }) => {
                 self.closed_item = Some((self.prefixes.len(), self.out.len()));
@@ -2384,7 +2448,7 @@ mod tests {
     fn list_items_and_quotes_prefix_every_line() {
         let mut w = Writer::with_capacity(64);
         w.begin_block(true);
-        w.push_item(Marker::Bullet("- "));
+        w.push_item(Marker::Bullet("- "), true);
         w.text("one");
         w.hard_break();
         w.text("two");
@@ -2395,7 +2459,7 @@ mod tests {
         w.end_block();
         w.pop_prefix();
         w.pop_prefix();
-        assert_eq!(w.finish(), "- one\\\n  two\n\n  > quoted\n");
+        assert_eq!(w.finish(), "- one\\\n  two\n  > quoted\n");
     }
 
     #[test]
