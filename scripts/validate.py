@@ -19,7 +19,12 @@ Checks, all of which must pass (exit 1 with one line per problem otherwise):
    - every Istio WasmPlugin, rendered the way Istio renders it (pluginConfig serialised to the
      filter's JSON configuration string, failStrategy as failure policy), so the plugin's strict
      configuration parser checks pluginConfig.
-   - envoy/envoy.cache.yaml, as shipped.
+   - envoy/envoy.cache.yaml, as shipped;
+   - deploy/envoy-gateway/, rendered into the listener Envoy Gateway generates for it: the Wasm
+     filter disabled on the listener and enabled by a FilterConfig on the routes of the
+     HTTPRoutes the EnvoyExtensionPolicy targets, the EnvoyPatchPolicy's JSONPath patch
+     applied (it must select exactly the markdown filter), the ClientTrafficPolicy's buffer
+     limit on the listener.
 3. Cross-file consistency that Envoy cannot see:
    - envoy/envoy.compose.yaml differs from envoy/envoy.yaml only where a container needs it
      (addresses, file paths, how the origin cluster finds its endpoints);
@@ -702,6 +707,251 @@ def check_istio(wasm: Path, tmp: Path) -> list[tuple[str, Path]]:
     return out
 
 
+# --- Envoy Gateway ---------------------------------------------------------------------------
+
+EG_DIR = "deploy/envoy-gateway"
+FILTER_CONFIG_TYPE = "type.googleapis.com/envoy.config.route.v3.FilterConfig"
+_QUANTITY = re.compile(r"^([1-9][0-9]*)([EPTGMK]i|[EPTGMk])?$")
+_UNITS = {None: 1, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15,
+          "E": 10**18, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50,
+          "Ei": 2**60}
+
+
+def quantity(v: Any) -> int | None:
+    """A Kubernetes quantity in the forms ClientTrafficPolicy's bufferLimit accepts."""
+    if isinstance(v, int):
+        return v
+    m = _QUANTITY.match(str(v))
+    return int(m.group(1)) * _UNITS[m.group(2)] if m else None
+
+
+def jsonpath_pointers(doc: Any, expr: str) -> list[list]:
+    """Evaluate the subset of RFC 9535 JSONPath an EnvoyPatchPolicy here uses — `$`,
+    `..name`, `.name`, `[N]`, `[?match(@.name, 'regex')]` — to the JSON pointers (as token
+    lists) it selects. Raises ValueError on anything else, as on a string escape RFC 9535
+    does not allow (Envoy Gateway's evaluator rejects those)."""
+    if not expr.startswith("$"):
+        raise ValueError("must start with $")
+    nodes: list[tuple[list, Any]] = [([], doc)]
+    i = 1
+    while i < len(expr):
+        if expr.startswith("..", i) or expr[i] == ".":
+            deep = expr.startswith("..", i)
+            i += 2 if deep else 1
+            m = re.compile(r"[A-Za-z_][A-Za-z0-9_]*").match(expr, i)
+            if not m:
+                raise ValueError(f"expected a member name at {i}")
+            name, i = m.group(0), m.end()
+            found = []
+            for ptr, node in nodes:
+                pool = walk_with_pointer(node, ptr) if deep else [(ptr, node)]
+                for p, n in pool:
+                    if isinstance(n, dict) and name in n:
+                        found.append((p + [name], n[name]))
+            nodes = found
+        elif expr.startswith("[?match(@.", i):
+            m = re.compile(r"\[\?match\(@\.([A-Za-z_][A-Za-z0-9_]*), '((?:[^'\\]|\\.)*)'\)\]"
+                           ).match(expr, i)
+            if not m:
+                raise ValueError(f"unsupported filter at {i}")
+            key, raw, i = m.group(1), m.group(2), m.end()
+            bad = re.search(r"\\([^bfnrt/\\'\"u])", raw)
+            if bad:
+                raise ValueError(f"invalid escape \\{bad.group(1)} in a string literal")
+            pattern = re.compile(raw.replace("\\\\", "\\"))
+            nodes = [(p + [j], e) for p, n in nodes if isinstance(n, list)
+                     for j, e in enumerate(n)
+                     if isinstance(e, dict) and isinstance(e.get(key), str)
+                     and pattern.fullmatch(e[key])]
+        elif (m := re.compile(r"\[([0-9]+)\]").match(expr, i)):
+            k, i = int(m.group(1)), m.end()
+            nodes = [(p + [k], n[k]) for p, n in nodes if isinstance(n, list) and k < len(n)]
+        else:
+            raise ValueError(f"unsupported syntax at {i}: {expr[i:i + 20]!r}")
+    return [p for p, _ in nodes]
+
+
+def walk_with_pointer(node: Any, ptr: list):
+    """(pointer, node) for `node` and every node below it, iteratively."""
+    stack = [(ptr, node)]
+    while stack:
+        p, n = stack.pop()
+        yield p, n
+        if isinstance(n, dict):
+            stack.extend((p + [k], v) for k, v in n.items())
+        elif isinstance(n, list):
+            stack.extend((p + [k], v) for k, v in enumerate(n))
+
+
+def accept_regex(route: dict) -> str | None:
+    """The regex of an HTTPRoute's first rule's Accept header match, if it has one."""
+    for rule in (route.get("spec") or {}).get("rules") or []:
+        for match in rule.get("matches") or []:
+            for h in match.get("headers") or []:
+                if str(h.get("name", "")).lower() == "accept":
+                    return h.get("value") if h.get("type") == "RegularExpression" else None
+    return None
+
+
+def check_envoy_gateway(wasm: Path, tmp: Path) -> list[tuple[str, Path]]:
+    """deploy/envoy-gateway/ rendered into the xDS Envoy Gateway generates for it (filter
+    disabled on the listener and enabled on the targeted route, the EnvoyPatchPolicy applied,
+    the ClientTrafficPolicy's buffer limit on the listener); returns (label, bootstrap)."""
+    files = sorted((ROOT / EG_DIR).glob("*.yaml"))
+    if not P.check(bool(files), EG_DIR, "no manifests"):
+        return []
+    by_kind: dict[str, list[tuple[str, dict]]] = {}
+    for f in files:
+        for doc in load_docs(f):
+            by_kind.setdefault(doc.get("kind", ""), []).append((rel(f), doc))
+    routes = {d["metadata"]["name"]: (w, d) for w, d in by_kind.get("HTTPRoute", [])}
+    eeps = by_kind.get("EnvoyExtensionPolicy", [])
+    epps = by_kind.get("EnvoyPatchPolicy", [])
+    ctps = by_kind.get("ClientTrafficPolicy", [])
+    if not (P.check(len(eeps) == 1, EG_DIR, "expected one EnvoyExtensionPolicy")
+            and P.check(len(epps) == 1, EG_DIR, "expected one EnvoyPatchPolicy")
+            and P.check(len(ctps) == 1, EG_DIR, "expected one ClientTrafficPolicy")):
+        return []
+    (eep_where, eep), (epp_where, epp), (ctp_where, ctp) = eeps[0], epps[0], ctps[0]
+    policy = eep["metadata"]["name"]
+    wasm_list = (eep.get("spec") or {}).get("wasm") or []
+    if not P.check(len(wasm_list) == 1, eep_where, "expected one wasm extension"):
+        return []
+    ext = wasm_list[0]
+    P.check(ext.get("failOpen") is True, eep_where, "failOpen must be true")
+    code = ext.get("code") or {}
+    P.check(code.get("type") in ("Image", "HTTP"), eep_where, "code.type must be Image or HTTP")
+    plugin = ext.get("config") or {}
+    P.check(isinstance(plugin, dict), eep_where, "config must be a mapping (the plugin JSON)")
+    cap = plugin.get("max_body_bytes", DEFAULT_MAX_BODY)
+
+    # The Accept gate: the policy targets only routes that match Accept: text/markdown, and each
+    # has a twin without the filter that adds Vary: Accept.
+    targets = [t.get("name") for t in (eep.get("spec") or {}).get("targetRefs") or []
+               if t.get("kind") == "HTTPRoute"]
+    P.check(bool(targets), eep_where, "the policy must target HTTPRoutes (the Accept gate)")
+    markdown_routes = []
+    for name in targets:
+        if not P.check(name in routes, eep_where, f"targets HTTPRoute {name!r}, not defined"):
+            continue
+        w, route = routes[name]
+        rx = accept_regex(route)
+        if not P.check(rx is not None, w, f"{name}: needs a RegularExpression Accept match"):
+            continue
+        py = re.compile(rx.removeprefix("(?i)"), re.I if rx.startswith("(?i)") else 0)
+        for value, want in (("text/markdown", True), ("Text/Markdown; q=0.9", True),
+                            ("text/html, */*;q=0.8", False)):
+            P.check(bool(py.fullmatch(value)) == want, w,
+                    f"{name}: Accept {value!r} should {'' if want else 'not '}match {rx!r}")
+        markdown_routes.append(name)
+    backends = {json.dumps(r.get("backendRefs"), sort_keys=True)
+                for n in markdown_routes for r in routes[n][1]["spec"]["rules"]}
+    twins = [n for n, (_, d) in routes.items() if n not in targets and any(
+        json.dumps(r.get("backendRefs"), sort_keys=True) in backends
+        and any(f.get("type") == "ResponseHeaderModifier"
+                and {"name": "Vary", "value": "Accept"}
+                in ((f.get("responseHeaderModifier") or {}).get("add") or [])
+                for f in r.get("filters") or [])
+        for r in d["spec"]["rules"])]
+    P.check(bool(twins), EG_DIR, "no HTTPRoute without the filter serves the same backends "
+            "with Vary: Accept added (the other half of the Accept gate)")
+
+    limit = quantity(((ctp.get("spec") or {}).get("connection") or {}).get("bufferLimit"))
+    if P.check(limit is not None, ctp_where, "connection.bufferLimit missing or malformed"):
+        P.check(isinstance(cap, int) and limit >= cap + DEFAULT_CLUSTER_LIMIT, ctp_where,
+                f"bufferLimit {limit} must be >= max_body_bytes {cap} + one upstream read "
+                f"({DEFAULT_CLUSTER_LIMIT})")
+
+    # What Envoy Gateway generates: the Wasm filter on the listener, disabled; enabled by a
+    # FilterConfig on the routes of the targeted HTTPRoutes.
+    filter_name = f"envoy.filters.http.wasm/envoyextensionpolicy/default/{policy}/wasm/0"
+    typed = {
+        "@type": WASM_TYPE,
+        "config": {
+            "name": ext.get("name"),
+            "root_id": ext.get("rootID"),
+            "configuration": {"@type": STRING_VALUE_TYPE, "value": json.dumps(plugin)},
+            "fail_open": ext.get("failOpen") is True,
+            "vm_config": {"vm_id": f"envoyextensionpolicy/default/{policy}/wasm/0",
+                          "runtime": "envoy.wasm.runtime.v8",
+                          "code": {"local": {"filename": str(wasm)}}},
+        },
+    }
+    vhost_routes = []
+    for name, (_, route) in routes.items():
+        for i, rule in enumerate(route["spec"]["rules"]):
+            rx = accept_regex({"spec": {"rules": [rule]}})
+            r: dict = {"name": f"httproute/default/{name}/rule/{i}",
+                       "match": {"prefix": "/"},
+                       "route": {"cluster": "web", "timeout": "60s"}}
+            if rx:
+                r["match"]["headers"] = [{"name": "accept", "string_match": {
+                    "safe_regex": {"regex": rx}}}]
+            if name in targets:
+                # FilterConfig{config: empty Any}, exactly as Envoy Gateway enables a filter.
+                r["typed_per_filter_config"] = {
+                    filter_name: {"@type": FILTER_CONFIG_TYPE, "config": {}}}
+            for f in rule.get("filters") or []:
+                for h in (f.get("responseHeaderModifier") or {}).get("add") or []:
+                    r.setdefault("response_headers_to_add", []).append({
+                        "header": {"key": h["name"].lower(), "value": h["value"]},
+                        "append_action": "APPEND_IF_EXISTS_OR_ADD"})
+            vhost_routes.append(r)
+    vhost_routes.sort(key=lambda r: "headers" not in r["match"])  # more header matches first
+
+    patches = (epp.get("spec") or {}).get("jsonPatches") or []
+    if not P.check(len(patches) >= 1 and (epp.get("spec") or {}).get("type") == "JSONPatch",
+                   epp_where, "expected a JSONPatch EnvoyPatchPolicy"):
+        return []
+    listener_name = patches[0].get("name", "")
+    listener = {
+        "name": listener_name,
+        "address": {"socket_address": {"address": "127.0.0.1", "port_value": 10080}},
+        "per_connection_buffer_limit_bytes": limit or 32768,
+        "default_filter_chain": {"filters": [{"name": HCM_NAME, "typed_config": {
+            "@type": HCM_TYPE,
+            "stat_prefix": "http-10080",
+            "route_config": {"name": listener_name, "virtual_hosts": [
+                {"name": "default/eg/http/*", "domains": ["*"], "routes": vhost_routes}]},
+            "http_filters": [{"name": filter_name, "disabled": True, "typed_config": typed},
+                             {"name": ROUTER_NAME, "typed_config": {"@type": ROUTER_TYPE}}],
+        }}]},
+    }
+    for j, patch in enumerate(patches):
+        w = f"{epp_where}: jsonPatches[{j}]"
+        op = patch.get("operation") or {}
+        if not (P.check(patch.get("type") == "type.googleapis.com/envoy.config.listener.v3."
+                        "Listener" and patch.get("name") == listener_name, w,
+                        "patches must all target the one Listener")
+                and P.check(op.get("op") == "add" and op.get("path", "").startswith("/"), w,
+                            "expected op add with a path")):
+            continue
+        try:
+            ptrs = jsonpath_pointers(listener, op.get("jsonPath", "$"))
+        except ValueError as e:
+            P.add(w, f"jsonPath: {e}")
+            continue
+        if not P.check(len(ptrs) == 1, w, f"jsonPath selects {len(ptrs)} nodes in the "
+                       "generated listener, expected the markdown filter's config (1)"):
+            continue
+        node: Any = listener
+        for tok in ptrs[0]:
+            node = node[tok]
+        keys = op["path"].strip("/").split("/")
+        for k in keys[:-1]:
+            node = node.setdefault(k, {})
+        node[keys[-1]] = op.get("value")
+    P.check(typed["config"].get("allow_on_headers_stop_iteration") is True, epp_where,
+            "after the patch the markdown filter must have allow_on_headers_stop_iteration")
+    cfg = {"static_resources": {"listeners": [listener], "clusters": [{
+        "name": "web", "type": "STATIC", "connect_timeout": "1s",
+        "load_assignment": {"cluster_name": "web", "endpoints": [{"lb_endpoints": [
+            {"endpoint": {"address": {"socket_address": {
+                "address": "127.0.0.1", "port_value": 8080}}}}]}]}}]}}
+    return [(f"{EG_DIR} (rendered as Envoy Gateway generates it, patch applied)",
+             write_json(tmp, "envoy-gateway", cfg))]
+
+
 def check_oci_dockerfile() -> None:
     path = ROOT / "deploy/oci/Dockerfile"
     where = rel(path)
@@ -906,6 +1156,7 @@ def main() -> int:
                          write_json(tmp, "compose", compose_cfg)))
 
         runs += guarded("deploy/istio", lambda: check_istio(wasm, tmp)) or []
+        runs += guarded(EG_DIR, lambda: check_envoy_gateway(wasm, tmp)) or []
 
         with ThreadPoolExecutor(max_workers=2) as pool:
             results = list(pool.map(lambda r: run_envoy(envoy, *r), runs))
