@@ -1184,6 +1184,7 @@ fn score_candidates(
     }
     let (mut top, top_score) = best?;
     top = shared_ancestor(dom, top, top_score, &leaders).unwrap_or(top);
+    top = higher_scoring_parent(dom, &score, top);
     // Cells credit their row and table. In a data table the content is what holds the
     // table (its intro and notes included), never a row of it; in a layout table a cell
     // is a page column and may well be the content.
@@ -1373,6 +1374,33 @@ fn with_surrounding_prose(dom: &Dom, stats: &Stats, top: NodeId) -> NodeId {
         }
         cur = up;
     }
+}
+
+/// Readability's climb: a parent can score above its best child when content elsewhere
+/// under it adds up. Going up while the scores stay above a third of the candidate's, the
+/// first ancestor that scores more than the one below it is the content.
+fn higher_scoring_parent(dom: &Dom, score: &[f32], top: NodeId) -> NodeId {
+    let at = |n: NodeId| score.get(n as usize).copied().unwrap_or(f32::NAN);
+    let mut last = at(top);
+    if last.is_nan() {
+        return top;
+    }
+    let floor = last / 3.0;
+    let mut up = dom.node(top).parent;
+    while up != NONE && !matches!(dom.tag(up), Some(Tag::Body | Tag::Html) | None) {
+        let s = at(up);
+        if !s.is_nan() {
+            if s < floor {
+                break;
+            }
+            if s > last {
+                return up;
+            }
+            last = s;
+        }
+        up = dom.node(up).parent;
+    }
+    top
 }
 
 /// How many of the best candidates [`shared_ancestor`] looks at (Readability's five).

@@ -105,3 +105,66 @@ fn short_api_lines_with_links_inside_the_content_are_kept() {
     );
     assert!(!pruned(&farm).contains("Story two"));
 }
+
+/// A Haddock module page: a header, the module description (its longest prose), then one
+/// `div.top` per declaration: a signature, a table of its arguments, a line of documentation.
+fn haddock_page(description: &str, entries: usize) -> String {
+    let row = |src: &str, doc: &str| {
+        format!("<tr><td class=\"src\">{src}</td><td class=\"doc\">{doc}</td></tr>")
+    };
+    let arguments = [
+        row(
+            ":: <a href=\"Data-Aeson-Types.html#t:Options\">Options</a>",
+            "The options that control how values are encoded.",
+        ),
+        row(
+            "-&gt; Name",
+            "The name of the type to derive instances for.",
+        ),
+        row(
+            "-&gt; Q [Dec]",
+            "The declarations of the generated instances.",
+        ),
+        row("-&gt; Q Exp", "The expression that encodes a value."),
+    ]
+    .concat();
+    let entry = |i: usize| {
+        format!(
+            "<div class=\"top\"><p class=\"src\"><a id=\"v:f{i}\" class=\"def\">function{i}</a> \
+             :: <a href=\"Data-Aeson-Types.html#t:Options\">Options</a> -&gt; Name</p>\
+             <div class=\"subs arguments\"><p class=\"caption\">Arguments</p><table>{arguments}</table></div>\
+             <div class=\"doc\"><p>Generates the instance number {i}, with the given options, \
+             for the named type.</p></div></div>"
+        )
+    };
+    format!(
+        "<html><body><div id=\"package-header\"><span class=\"caption\">aeson-2.0.3.0</span></div>\
+         <div id=\"content\"><div id=\"module-header\"><p class=\"caption\">Data.Aeson.TH</p></div>\
+         <div id=\"description\"><p class=\"caption\">Description</p><div class=\"doc\">{description}</div></div>\
+         <div id=\"interface\"><a href=\"#g:1\" id=\"g:1\"><h1>Encoding configuration</h1></a>{}</div>\
+         </div></body></html>",
+        (0..entries).map(entry).collect::<String>()
+    )
+}
+
+#[test]
+fn a_parent_scoring_above_the_best_block_is_the_content() {
+    // Haddock's Data-Aeson-TH: the module description is the densest block, but the
+    // declarations after it add up under `div#content`, which (going up from the best block,
+    // as Readability does) scores above the description's own wrapper. Only the description
+    // was kept.
+    let description = paragraphs(
+        4,
+        "Functions to derive ToJSON, FromJSON, ToJSON1, FromJSON1, ToJSON2 and FromJSON2 \
+         instances, given the options, for data types, newtypes, and data family instances.",
+    ) + "<pre>$(deriveJSON defaultOptions ''D)</pre>";
+    let md = pruned(&haddock_page(&description, 16));
+    assert!(md.contains("Functions to derive ToJSON"), "{md}");
+    assert!(md.contains("# Encoding configuration"), "{md}");
+    assert!(md.contains("Generates the instance number 15"), "{md}");
+    assert!(
+        md.contains("The name of the type to derive instances for."),
+        "{md}"
+    );
+    assert!(!md.contains("aeson-2.0.3.0"), "{md}");
+}
