@@ -1215,6 +1215,7 @@ fn score_candidates(
     if top == NONE {
         return None;
     }
+    top = entries_parent(dom, stats, &score, top).unwrap_or(top);
     top = with_surrounding_prose(dom, stats, top);
     if dom.tag(top) == Some(Tag::Body) {
         return None;
@@ -1402,6 +1403,53 @@ fn higher_scoring_parent(dom: &Dom, score: &[f32], top: NodeId) -> NodeId {
     }
     top
 }
+
+/// Readability lets siblings that share the content's class join it. Reference pages
+/// repeat their structure higher up: the best block lies inside one entry of many
+/// (Haddock's `div.top` per declaration, pydoc's `table.section` per kind), and each other
+/// entry is too small to win or to join. When the content or an ancestor of it is one of at
+/// least [`MIN_ENTRIES`] children of one tag and class that hold most of their parent's
+/// text, most of them credited by the scorer, and the others are not mostly links (a grid
+/// of teaser cards is), their parent is the content.
+fn entries_parent(dom: &Dom, stats: &Stats, score: &[f32], top: NodeId) -> Option<NodeId> {
+    let mut a = top;
+    loop {
+        let p = dom.node(a).parent;
+        if p == NONE || matches!(dom.tag(a), Some(Tag::Body | Tag::Html) | None) {
+            return None;
+        }
+        if is_entry_run(dom, stats, score, a, p) {
+            return Some(p);
+        }
+        a = p;
+    }
+}
+
+/// Whether `a` is one of a run of same-named entries under `p` (see [`entries_parent`]).
+fn is_entry_run(dom: &Dom, stats: &Stats, score: &[f32], a: NodeId, p: NodeId) -> bool {
+    let Some(class) = dom.attr(a, Attr::Class).filter(|c| !c.trim().is_empty()) else {
+        return false;
+    };
+    let (mut n, mut scored, mut text) = (0usize, 0usize, 0usize);
+    // The other entries' text and link text: what taking the parent adds.
+    let (mut added, mut added_link) = (0usize, 0usize);
+    for c in dom.children(p) {
+        if dom.tag(c) != dom.tag(a) || dom.attr(c, Attr::Class) != Some(class) {
+            continue;
+        }
+        n += 1;
+        scored += usize::from(score.get(c as usize).is_some_and(|s| !s.is_nan()));
+        text += stats.text(c);
+        if c != a {
+            added += stats.text(c);
+            added_link += stats.link.get(c as usize).copied().unwrap_or(0) as usize;
+        }
+    }
+    n >= MIN_ENTRIES && scored * 2 > n && text * 2 > stats.text(p) && added_link * 2 < added
+}
+
+/// How many same-named siblings make a run of entries (not a page's few layout columns).
+const MIN_ENTRIES: usize = 4;
 
 /// How many of the best candidates [`shared_ancestor`] looks at (Readability's five).
 const LEADERS: usize = 5;

@@ -168,3 +168,142 @@ fn a_parent_scoring_above_the_best_block_is_the_content() {
     );
     assert!(!md.contains("aeson-2.0.3.0"), "{md}");
 }
+
+#[test]
+fn one_entry_of_many_brings_its_siblings() {
+    // Haddock's Data-Aeson-KeyMap: the best block is the instances table of the first of
+    // many `div.top` declarations; each other declaration is too small to win or to join,
+    // and only the first was kept. Together they are the module's interface.
+    let instance = |i: usize| {
+        format!(
+            "<tr><td class=\"src\">ToJSON1 <a href=\"#t:KeyMap\">KeyMap</a> \
+             <a href=\"src/KeyMap.html#l{i}\">Source</a></td><td class=\"doc\"><p>Since: 2.0.{i}, \
+             encodes the map as an object, keys first.</p></td></tr>"
+        )
+    };
+    let arguments = "<div class=\"subs arguments\"><p class=\"caption\">Arguments</p><table>\
+        <tr><td class=\"src\">:: Key</td><td class=\"doc\">The key to look up in the map.</td></tr>\
+        <tr><td class=\"src\">-&gt; KeyMap v</td><td class=\"doc\">The map to look the key up in.</td></tr>\
+        <tr><td class=\"src\">-&gt; Maybe v</td><td class=\"doc\">The value, if the key is there.</td></tr>\
+        </table></div>";
+    let entry = |i: usize| {
+        format!(
+            "<div class=\"top\"><p class=\"src\"><a id=\"v:f{i}\" class=\"def\">lookup{i}</a> :: \
+             <a href=\"Data-Aeson-Key.html#t:Key\">Key</a> -&gt; KeyMap v -&gt; Maybe v</p>{arguments}\
+             <div class=\"doc\"><p>Return the value for key number {i}.</p></div></div>"
+        )
+    };
+    let page = format!(
+        "<html><body><div id=\"package-header\"><span class=\"caption\">aeson-2.0.3.0</span></div>\
+         <div id=\"content\"><div id=\"interface\"><a href=\"#g:1\" id=\"g:1\"><h1>Map Type</h1></a>\
+         <div class=\"top\"><p class=\"src\">data <a id=\"t:KeyMap\" class=\"def\">KeyMap</a> v</p>\
+         <div class=\"doc\"><p>A map from JSON key type Key to v.</p></div>\
+         <div class=\"subs instances\"><h4 class=\"instances\">Instances</h4><details id=\"i:KeyMap\">\
+         <summary>Instances details</summary><table>{}</table></details></div></div>\
+         <a href=\"#g:2\" id=\"g:2\"><h1>Query</h1></a>{}</div></div></body></html>",
+        (0..30).map(instance).collect::<String>(),
+        (0..12).map(entry).collect::<String>(),
+    );
+    let md = pruned(&page);
+    assert!(md.contains("encodes the map as an object"), "{md}");
+    assert!(md.contains("# Query"), "{md}");
+    assert!(md.contains("Return the value for key number 11."), "{md}");
+    assert!(!md.contains("aeson-2.0.3.0"), "{md}");
+
+    // pydoc: one layout `table.section` per kind (modules, classes, functions, data); the
+    // best block is the classes' cell. The sections are the page, with the docstring above.
+    let section = |title: &str, body: &str| {
+        format!(
+            "<p>\n<table class=\"section\"><tr class=\"decor heading-text\"><td class=\"section-title\" \
+             colspan=3>&nbsp;<br><strong class=\"bigsection\">{title}</strong></td></tr>\n<tr><td \
+             class=\"decor\"><span class=\"code\">&nbsp;&nbsp;</span></td><td>&nbsp;</td>\
+             <td class=\"singlecolumn\">{body}</td></tr></table>"
+        )
+    };
+    let function = |name: String, doc: String| {
+        format!(
+            "<dl><dt><a name=\"-{name}\"><strong>{name}</strong></a>(text, width=70, **kwargs)</dt>\
+             <dd><span class=\"code\">{doc}</span></dd></dl>\n"
+        )
+    };
+    let methods: String = (0..8)
+        .map(|i| {
+            function(
+                format!("method{i}"),
+                format!(
+                    "Wrap a single paragraph of text number {i}, returning a list of wrapped \
+                     lines, each at most width characters long, without final newlines."
+                ),
+            )
+        })
+        .collect();
+    let functions: String = (0..5)
+        .map(|i| {
+            function(
+                format!("function{i}"),
+                format!("Fill a single paragraph of text number {i}, returning a new string."),
+            )
+        })
+        .collect();
+    let classes = format!(
+        "<dl><dt><a href=\"builtins.html#object\">builtins.object</a></dt></dl><p>\n\
+         <table class=\"section\"><tr class=\"decor title-decor heading-text\"><td \
+         class=\"section-title\" colspan=3>&nbsp;<br><a name=\"TextWrapper\">class \
+         <strong>TextWrapper</strong></a>(builtins.object)</td></tr><tr><td class=\"decor\" \
+         rowspan=2>&nbsp;</td><td class=\"decor\" colspan=2><span class=\"code\">Object for \
+         wrapping and filling text.</span></td></tr><tr><td>&nbsp;</td><td class=\"singlecolumn\">\
+         Methods defined here:<br>{methods}</td></tr></table>"
+    );
+    let page = format!(
+        "<!DOCTYPE html>\n<html><head><title>Python: module textwrap</title></head><body>\
+         <table class=\"heading\"><tr class=\"heading-text decor\"><td class=\"title\">&nbsp;<br>\
+         <strong class=\"title\">textwrap</strong></td><td class=\"extra\"><a href=\".\">index</a>\
+         </td></tr></table><p><span class=\"code\">Text wrapping and filling.</span></p>{}{}{}{}\
+         </body></html>",
+        section(
+            "Modules",
+            "<table><tr><td class=\"multicolumn\"><a href=\"re.html\">re</a></td></tr></table>"
+        ),
+        section("Classes", &classes),
+        section("Functions", &functions),
+        section(
+            "Data",
+            "<strong>__all__</strong> = ['TextWrapper', 'wrap', 'fill', 'dedent']"
+        ),
+    );
+    let md = pruned(&page);
+    assert!(md.contains("Text wrapping and filling."), "{md}");
+    assert!(md.contains("text number 7, returning a list"), "{md}");
+    assert!(
+        md.contains("Fill a single paragraph of text number 4"),
+        "{md}"
+    );
+    assert!(md.contains("'dedent'"), "{md}");
+}
+
+#[test]
+fn teaser_cards_beside_the_best_one_stay_out() {
+    // The same shape on a news page: the lead story is the first of several `div.card`s, the
+    // others a headline link and a line each. Mostly links: the grid is not the content.
+    let lead = paragraphs(
+        5,
+        "The council approved the new budget on Tuesday, after months of debate, protests, \
+         and two failed votes, raising spending on schools, parks, and roads.",
+    );
+    let card = |i: usize| {
+        format!(
+            "<div class=\"card\"><h3><a href=\"/news/{i}\">Another headline about the city \
+             council, number {i}</a></h3><p class=\"blurb\">A short teaser for story {i} here.</p></div>"
+        )
+    };
+    let page = format!(
+        "<!DOCTYPE html><html><head><title>News</title></head><body><div class=\"page\">\
+         <div class=\"grid\"><div class=\"card\"><h2><a href=\"/news/lead\">Council passes \
+         budget</a></h2><div class=\"excerpt\">{lead}</div></div>{}</div></div></body></html>",
+        (0..6).map(card).collect::<String>()
+    );
+    let md = pruned(&page);
+    assert!(md.contains("two failed votes"), "{md}");
+    assert!(!md.contains("Another headline"), "{md}");
+    assert!(!md.contains("A short teaser"), "{md}");
+}
