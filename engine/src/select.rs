@@ -1259,7 +1259,7 @@ fn score_candidates(
                         text.contains(". ") || text.ends_with(['.', '!', '?', ':'])
                     }))
         } else {
-            more_of_the_document(dom, stats, sib)
+            more_of_the_document(dom, stats, sib) || introduced_table(dom, stats, sib)
         };
         siblings.push((sib, ok));
     }
@@ -1333,6 +1333,28 @@ fn more_of_the_document(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
             )
         });
     opens_with_heading
+}
+
+/// A sibling of the content that is a data table (or a wrapper of one) under its own
+/// heading, and not mostly links: qdoc's member summaries (`Public Functions`, a row per
+/// member: return type, then the linked name and its arguments) head the class page beside
+/// the much longer member documentation, and the scorer credits only their longer cells.
+fn introduced_table(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
+    let table = match dom.tag(sib) {
+        Some(Tag::Table) => sib,
+        Some(Tag::Div) => {
+            let mut kids = dom.children(sib).filter(|&c| dom.tag(c).is_some());
+            match (kids.next(), kids.next()) {
+                (Some(only), None) if dom.tag(only) == Some(Tag::Table) => only,
+                _ => return false,
+            }
+        }
+        _ => return false,
+    };
+    stats.text(sib) > 0
+        && stats.link_density(sib) < 0.5
+        && !crate::render::is_layout_table(dom, table)
+        && introduced(dom, sib)
 }
 
 /// The blocks that keep a `<div>` around them from reading as a paragraph.

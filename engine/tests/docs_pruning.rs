@@ -60,6 +60,8 @@ fn a_short_section_beside_a_long_one_is_kept() {
     assert!(md.contains("## Member Function Documentation"), "{md}");
     // A link list beside the content is still not the document.
     assert!(!md.contains("A story about strings"), "{md}");
+    // A table of links under a heading is still a list of links.
+    assert!(!md.contains("A popular page"), "{md}");
 }
 
 #[test]
@@ -306,4 +308,61 @@ fn teaser_cards_beside_the_best_one_stay_out() {
     assert!(md.contains("two failed votes"), "{md}");
     assert!(!md.contains("Another headline"), "{md}");
     assert!(!md.contains("A short teaser"), "{md}");
+}
+
+#[test]
+fn member_summary_tables_under_their_headings_are_kept() {
+    // qdoc's class pages open with one summary table per kind of member (a row each: the
+    // return type, then the linked name and its arguments) before the much longer member
+    // documentation that wins the score. The tables were left out, headings and all.
+    let row = |ret: &str, name: &str, args: &str| {
+        format!(
+            "<tr><td class=\"memItemLeft rightAlign topAlign\"> {ret} </td>\
+             <td class=\"memItemRight bottomAlign\"><b><a href=\"qstring.html#{name}\">{name}</a></b>({args})</td></tr>"
+        )
+    };
+    let summary: String = (0..10)
+        .map(|i| {
+            row(
+                "QString &amp;",
+                &format!("append{i}"),
+                "const QString &amp;<i>str</i>",
+            )
+        })
+        .collect();
+    let member = |i: usize| {
+        format!(
+            "<h3 class=\"fn\" id=\"append{i}\">QString &amp;QString::append{i}(const QString &amp;str)</h3>\
+             <p>Appends the string str onto the end of this string, converted with fromUtf8, \
+             and returns a reference to this string, number {i}.</p>"
+        )
+    };
+    let page = format!(
+        "<!DOCTYPE html><html><body><div class=\"content mainContent\"><h1 class=\"title\">QString Class</h1>\
+         <a name=\"public-functions\"></a><h2 id=\"public-functions\">Public Functions</h2>\
+         <div class=\"table\"><table class=\"alignedsummary\">{summary}</table></div>\
+         <div class=\"func\"><h2>Member Function Documentation</h2>{}</div>\
+         <div class=\"related\"><h2>More from the blog</h2><ul>{}</ul></div>\
+         <h2>Popular</h2><table>{}</table></div></body></html>",
+        (0..20).map(member).collect::<String>(),
+        (0..6)
+            .map(|i| format!("<li><a href=\"/blog/{i}\">A story about strings number {i}</a></li>"))
+            .collect::<String>(),
+        (1..6)
+            .map(|i| format!("<tr><td>{i}</td><td><a href=\"/p/{i}\">A popular page about QString, number {i}</a></td></tr>"))
+            .collect::<String>(),
+    );
+    let md = pruned(&page);
+    assert!(md.contains("## Public Functions"), "{md}");
+    assert!(
+        md.contains("| QString & | [**append9**](qstring.html#append9)(const QString &_str_) |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("and returns a reference to this string, number 19."),
+        "{md}"
+    );
+    assert!(!md.contains("A story about strings"), "{md}");
+    // A table of links under a heading is still a list of links.
+    assert!(!md.contains("A popular page"), "{md}");
 }
