@@ -233,7 +233,18 @@ fn with_title(dom: &Dom, order: &[NodeId], flags: &Flags, roots: Vec<NodeId>) ->
         .collect();
     match (h1s.as_slice(), roots.first()) {
         ([h1], Some(&first)) if *h1 < first || precedes(order, *h1, first) => {
-            let mut v = vec![*h1];
+            // The whole title block when the headline has one beside the content.
+            let parent = dom.node(*h1).parent;
+            let beside = !std::iter::successors(Some(first), |&n| {
+                Some(dom.node(n).parent).filter(|&p| p != NONE)
+            })
+            .any(|n| n == parent);
+            let title = if parent != NONE && beside && title_block(dom, parent) {
+                parent
+            } else {
+                *h1
+            };
+            let mut v = vec![title];
             v.extend(roots);
             v
         }
@@ -812,7 +823,8 @@ fn mark_boilerplate(
                 | Tag::Other
         ) && boilerplate_named(dom, n, &mut verdicts)
             && !holds_root[n as usize]
-            && !(is_toctree(dom, n) && holds_document(dom, n, &mut doc_budget));
+            && !(is_toctree(dom, n) && holds_document(dom, n, &mut doc_budget))
+            && !(fallback && title_block(dom, n));
         // `Other` takes in the `<font>` blocks of table-layout pages.
         let comments = matches!(
             tag,
@@ -953,6 +965,14 @@ fn is_footnote(dom: &Dom, n: NodeId, role: Option<&str>) -> bool {
     }) || dom.has_class_where(n, |c| {
         matches!(c, "footnote" | "footnote-list" | "footnotes" | "endnotes")
     })
+}
+
+/// A page header named so (`div#header`) that holds the headline is the document's title
+/// block, as the `<header>` rule has it (AsciiDoc: the `<h1>` and the NAME line).
+fn title_block(dom: &Dom, n: NodeId) -> bool {
+    dom.attr(n, Attr::Id)
+        .is_some_and(|id| id.eq_ignore_ascii_case("header"))
+        && dom.find(n, Tag::H1).is_some()
 }
 
 /// A Sphinx table-of-contents wrapper.

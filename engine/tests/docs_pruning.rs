@@ -366,3 +366,38 @@ fn member_summary_tables_under_their_headings_are_kept() {
     // A table of links under a heading is still a list of links.
     assert!(!md.contains("A popular page"), "{md}");
 }
+
+#[test]
+fn asciidoc_header_block_with_the_headline_is_kept() {
+    // AsciiDoc (git's manual pages): `div#header` holds the page's `<h1>` and its NAME
+    // section; named like a site header, it was dropped, title and all.
+    let section = |i: usize| {
+        format!(
+            "<div class=\"sect1\"><h2 id=\"_s{i}\">SECTION {i}</h2><div class=\"sectionbody\">{}</div></div>",
+            paragraphs(
+                3,
+                "Create a new commit containing the current contents of the index and the \
+                 given log message describing the changes, after the current head."
+            )
+        )
+    };
+    let page = format!(
+        "<!DOCTYPE html><html><head><title>git-commit(1)</title></head><body>\
+         <div id=\"header\"><h1>git-commit(1) Manual Page</h1><h2>NAME</h2>\
+         <div class=\"sectionbody\"><p>git-commit - Record changes to the repository</p></div></div>\
+         <div id=\"content\">{}</div>\
+         <div id=\"footer\"><div id=\"footer-text\">Last updated 2023-02-06</div></div></body></html>",
+        (0..4).map(section).collect::<String>()
+    );
+    let md = pruned(&page);
+    assert!(
+        md.starts_with("# git-commit(1) Manual Page\n\n## NAME\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("git-commit - Record changes to the repository"),
+        "{md}"
+    );
+    assert!(md.contains("## SECTION 3"), "{md}");
+    assert!(!md.contains("Last updated"), "{md}");
+}
