@@ -10,7 +10,7 @@
 #   make adversarial  hostile inputs at n and 4n through md-convert (time, RSS, ratio)
 #   make conformance  md-convert against five other converters' test suites (conformance/), gated
 #                   on conformance/baseline.json (seconds; docs/CONFORMANCE.md; in `make test`)
-#   make realdocs   md-convert on 23 real documentation pages of 10 generators from Debian's -doc
+#   make realdocs   md-convert on 39 real documentation pages of 18 generators from Debian's -doc
 #                   packages (apt-get download; not in `make test`): headings, links, code, cells, words
 #   make oci        OCI image of the filter (deploy/oci/Dockerfile) where Docker runs; prints its sha256
 #   make web        the engine as an npm package (wasm-pack, bundler target) in web/pkg

@@ -126,6 +126,7 @@ def norm_url(u):
     p = urlsplit(unquote(u.strip()))
     if p.scheme in ("http", "https") and p.path == "":
         p = p._replace(path="/")
+    p = p._replace(scheme=p.scheme.lower(), netloc=p.netloc.lower())  # CRAN.R-project.org
     return urlunsplit(p)
 
 
@@ -159,6 +160,8 @@ def extract(root, base, toc=(), code_sel=()):
     res["pre_links"] = pre_links
     code_lines, blocks = [], []
     for pre in root.find_all("pre"):
+        if pre.find_parent("pre") is not None:  # mdBook's <pre><pre class=playground>: one block
+            continue
         t = pre.get_text()
         lines = [l.rstrip() for l in t.split("\n")]
         while lines and not lines[0].strip():

@@ -12,12 +12,18 @@ if [ ! -x "$work/venv/bin/python" ]; then
     "$work/venv/bin/pip" install -q markdown-it-py==4.0.0 beautifulsoup4==4.15.0 html5lib==1.1
 fi
 cd "$work/debs"
-if [ ! -f .done ]; then
-    apt-get download libsdl2-doc doxygen-doc git-doc python3.11-doc qtbase5-doc-html vim-doc \
-        sqlite3-doc erlang-doc libghc-aeson-doc perl-doc
-    for f in *.deb; do dpkg-deb -x "$f" ../ex/; done
-    touch .done
-fi
+old="libsdl2-doc doxygen-doc git-doc python3.11-doc qtbase5-doc-html vim-doc sqlite3-doc erlang-doc
+    libghc-aeson-doc perl-doc"
+new="rust-doc racket-doc r-doc-html postgresql-doc-15 python-scipy-doc asciidoctor-doc mkdocs-doc"
+# Each package once: a work dir that had the first ten (.done) fetches just the newer ones.
+if [ -f .done ]; then for p in $old; do touch "$p.done"; done; fi
+for p in $old $new; do
+    [ -f "$p.done" ] && continue
+    rm -f "${p}"_*.deb
+    apt-get download "$p"
+    dpkg-deb -x "${p}"_*.deb ../ex/
+    touch "$p.done"
+done
 cd ../pages
 pod=../ex/usr/share/perl/5.36.0/pod
 [ -f perlintro.html ] || pod2html --infile=$pod/perlintro.pod --outfile=perlintro.html --htmlroot=/perldoc --quiet
