@@ -128,3 +128,10 @@ fn doxygen_memberdecls_heading_row_titles_a_table() {
     assert!(!out.contains('|'), "{out}");
     assert!(out.contains("\n\nSecond paragraph.\n"), "{out}");
 }
+
+#[test]
+fn rustdoc_space_ending_a_link_in_code_stays() {
+    // rustdoc's notable-traits signature: the link's text ends with the space.
+    let html = "<p><code>type <a href=\"/i\">Item</a> = <a href=\"/r\">&amp;'a </a>A;</code></p>";
+    assert_eq!(md(html), "`type` [`Item`](/i) `=` [`&'a`](/r) `A;`\n");
+}

@@ -1124,6 +1124,8 @@ impl Renderer<'_> {
                 frame,
             } => {
                 self.finish_code_span(inner);
+                // Space ending the link's code (rustdoc's `<a>&amp;'a </a>A`) goes after it.
+                let trail = self.w.space == writer::Space::Pending;
                 self.links -= 1;
                 self.w.in_link -= 1;
                 self.flatten -= 1;
@@ -1135,7 +1137,11 @@ impl Renderer<'_> {
                 if let Some((_, Exit::Code(code_at))) = self.frames.get_mut(frame) {
                     *code_at = at;
                 }
-                self.w.space = writer::Space::None;
+                self.w.space = if trail {
+                    writer::Space::Pending
+                } else {
+                    writer::Space::None
+                };
             }
             Exit::Link(at, suffix) => {
                 let text = self.w.inline.get(at + 1..).unwrap_or("").trim();
