@@ -135,3 +135,11 @@ fn rustdoc_space_ending_a_link_in_code_stays() {
     let html = "<p><code>type <a href=\"/i\">Item</a> = <a href=\"/r\">&amp;'a </a>A;</code></p>";
     assert_eq!(md(html), "`type` [`Item`](/i) `=` [`&'a`](/r) `A;`\n");
 }
+
+#[test]
+fn scribble_section_number_keeps_its_nbsp_separator() {
+    // Scribble separates a heading's number from its title with a `<tt>` holding U+00A0.
+    let html = "<h4>4.2<tt>&nbsp;</tt><a name=\"(part._booleans)\"></a>Booleans</h4>";
+    assert_eq!(md(html), "#### 4.2 Booleans\n");
+    assert_eq!(md("<p>a<code>&nbsp;</code>b</p>"), "a b\n");
+}

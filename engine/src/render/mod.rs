@@ -509,7 +509,10 @@ impl Renderer<'_> {
         if let Some(pre) = &mut self.pre {
             pre.push_text(s);
         } else if self.code > 0 {
-            if !self.code_space && s.bytes().any(|b| b.is_ascii_whitespace()) {
+            // U+00A0 too: Scribble numbers headings `4.2<tt>&nbsp;</tt>Booleans`.
+            if !self.code_space
+                && (s.bytes().any(|b| b.is_ascii_whitespace()) || s.contains('\u{a0}'))
+            {
                 self.code_space = true;
             }
             if self.code_start == self.w.inline.len() {
