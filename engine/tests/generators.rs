@@ -143,3 +143,12 @@ fn scribble_section_number_keeps_its_nbsp_separator() {
     assert_eq!(md(html), "#### 4.2 Booleans\n");
     assert_eq!(md("<p>a<code>&nbsp;</code>b</p>"), "a b\n");
 }
+
+#[test]
+fn mkdocs_icon_font_permalink_is_dropped() {
+    // MkDocs' theme writes the FontAwesome link icon (Private Use Area) as the permalink.
+    let html = "<h2 id=\"file-layout\">File layout<a class=\"headerlink\" href=\"#file-layout\" \
+        title=\"Permanent link\">\u{f0c1}</a></h2><p>See <a href=\"#x\">\u{f0c1}</a> \
+        <a href=\"/y\">\u{f0c1}</a></p>";
+    assert_eq!(md(html), "## File layout\n\nSee [\u{f0c1}](/y)\n");
+}

@@ -1168,8 +1168,8 @@ impl Renderer<'_> {
                 let text = self.w.inline.get(at + 1..).unwrap_or("").trim();
                 // Permalink anchors ("¶", "#", Doxygen's "◆") next to headings carry no
                 // meaning for a reader.
-                let anchor_only =
-                    is_permalink_glyph(text) || (text == "◆" && in_page_link(self.dom, id));
+                let anchor_only = is_permalink_glyph(text)
+                    || ((text == "◆" || is_icon_glyph(text)) && in_page_link(self.dom, id));
                 if anchor_only {
                     self.w.removed_back_to(at);
                     return;
@@ -1193,7 +1193,7 @@ impl Renderer<'_> {
             }
             Exit::SelfLink(at) => {
                 let text = self.w.inline.get(at..).unwrap_or("").trim();
-                if is_permalink_glyph(text) {
+                if is_permalink_glyph(text) || is_icon_glyph(text) {
                     self.w.removed_back_to(at);
                 }
             }
@@ -1877,6 +1877,15 @@ fn grid_columns(dom: &Dom, id: NodeId) -> Option<usize> {
 /// writes a zero-width space, removed before it gets here).
 fn is_permalink_glyph(text: &str) -> bool {
     matches!(text, "¶" | "#" | "§" | "🔗" | "\\#" | "")
+}
+
+/// Text of icon-font glyphs only (Private Use Area: MkDocs' FontAwesome link icon U+F0C1 as a
+/// heading's permalink), which shows as nothing or a box outside the font.
+fn is_icon_glyph(text: &str) -> bool {
+    !text.is_empty()
+        && text.chars().all(|c| {
+            matches!(c, '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..='\u{10fffd}') || c.is_whitespace()
+        })
 }
 
 /// A Doxygen code listing: `<div class="fragment">` holding `<div class="line">` children
