@@ -152,3 +152,15 @@ fn mkdocs_icon_font_permalink_is_dropped() {
         <a href=\"/y\">\u{f0c1}</a></p>";
     assert_eq!(md(html), "## File layout\n\nSee [\u{f0c1}](/y)\n");
 }
+
+#[test]
+fn mdbook_nested_pre_keeps_its_language() {
+    // mdBook wraps each listing in a second `<pre>` that holds the language class.
+    let html = "<pre><pre class=\"playground\"><code class=\"language-rust\">\
+        <span class=\"boring\">fn main() {\n</span>    let s = String::new();\n\
+        <span class=\"boring\">}\n</span></code></pre></pre>";
+    assert_eq!(
+        md(html),
+        "```rust\nfn main() {\n    let s = String::new();\n}\n```\n"
+    );
+}

@@ -2346,15 +2346,24 @@ const BARE_LANGS: &[&str] = &[
 /// `<pre>`, its `<code>` child, or a wrapper above it.
 fn code_language(dom: &Dom, pre: NodeId) -> String {
     // Looked at in order: the `<code>` child, the `<pre>`, its wrappers (no list built).
+    // mdBook nests its block in a second `<pre>`: `<pre><pre class="playground"><code
+    // class="language-rust">`; the inner one names the language.
+    let inner = dom.children(pre).find(|&c| dom.tag(c) == Some(Tag::Pre));
     let from = |id: NodeId| {
-        let bare_ok = id == pre || dom.tag(id) == Some(Tag::Code);
+        let bare_ok = id == pre || Some(id) == inner || dom.tag(id) == Some(Tag::Code);
         [dom.attr(id, Attr::Class), dom.attr(id, Attr::Lang)]
             .into_iter()
             .flatten()
             .find_map(|class| language_from_class(class, bare_ok))
     };
-    let code = dom.children(pre).find(|&c| dom.tag(c) == Some(Tag::Code));
-    if let Some(lang) = code.and_then(from).or_else(|| from(pre)) {
+    let code = dom
+        .children(inner.unwrap_or(pre))
+        .find(|&c| dom.tag(c) == Some(Tag::Code));
+    if let Some(lang) = code
+        .and_then(from)
+        .or_else(|| inner.and_then(from))
+        .or_else(|| from(pre))
+    {
         return lang;
     }
     // Wrappers up to six levels (a Pygments line-number table puts the `highlight-*` class
