@@ -164,3 +164,18 @@ fn mdbook_nested_pre_keeps_its_language() {
         "```rust\nfn main() {\n    let s = String::new();\n}\n```\n"
     );
 }
+
+#[test]
+fn hover_only_affordances_are_dropped() {
+    // rustdoc (≤ 1.67): the `ⓘ` and its tooltip, shown on hover, inside a method heading.
+    let html = "<h4 class=\"code-header\">pub fn iter(&amp;self) -&gt; <a href=\"/i\">Iter</a>\
+        <span class=\"notable-traits\"><span class=\"notable-traits-tooltip\">ⓘ\
+        <span class=\"notable-traits-tooltiptext\"><span class=\"docblock\">\
+        <span class=\"notable\">Notable traits for Iter</span></span></span></span></span></h4>";
+    assert_eq!(md(html), "#### pub fn iter(&self) -> [Iter](/i)\n");
+    // RDoc darkfish: "click to toggle source" beside each method's name.
+    let html = "<div class=\"method-heading\"><span class=\"method-name\">new</span>\
+        <span class=\"method-args\">(data = nil)</span>\
+        <span class=\"method-click-advice\">click to toggle source</span></div>";
+    assert_eq!(md(html), "new(data = nil)\n");
+}

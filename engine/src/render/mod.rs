@@ -348,7 +348,13 @@ impl Renderer<'_> {
                 Kind::Element { tag, present, .. } => (tag, present),
                 _ => return false,
             };
-        if self.sel.is_dropped(id) || dropped_tag(tag) || is_hidden(self.dom, id) {
+        if self.sel.is_dropped(id)
+            || dropped_tag(tag)
+            || is_hidden(self.dom, id)
+            || (present & Attr::Class.bit() != 0
+                && tag == Tag::Span
+                && self.dom.has_class_where(id, hover_only))
+        {
             return false;
         }
         // Only classed elements float (the bit test spares the look-ups for the others).
@@ -2269,6 +2275,13 @@ fn control_at(b: &[u8], i: usize) -> bool {
         Some(0xef) => b.get(i + 1..i + 3) == Some(&[0xbb, 0xbf][..]),
         Some(_) => false,
     }
+}
+
+/// Class words whose generator's own stylesheet shows the element only on hover: rustdoc's
+/// (≤ 1.67) `ⓘ` and "Notable traits" tooltip inside signatures (`display: none`), RDoc
+/// darkfish's "click to toggle source" in method headings (`visibility: hidden`).
+fn hover_only(class: &str) -> bool {
+    matches!(class, "notable-traits" | "method-click-advice")
 }
 
 /// Elements whose content is never rendered.
