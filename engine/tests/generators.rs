@@ -179,3 +179,15 @@ fn hover_only_affordances_are_dropped() {
         <span class=\"method-click-advice\">click to toggle source</span></div>";
     assert_eq!(md(html), "new(data = nil)\n");
 }
+
+#[test]
+fn numpydoc_classifier_gets_its_colon() {
+    // docutils' HTML5 writer leaves the ` : ` before a parameter's type to the stylesheet.
+    let html = "<dl><dt><strong>fun</strong><span class=\"classifier\">callable</span></dt>\
+        <dd><p>The objective function.</p></dd></dl>";
+    assert_eq!(md(html), "**fun : callable**\n\nThe objective function.\n");
+    // The HTML4 writer writes the delimiter itself.
+    let html = "<dl><dt>x <span class=\"classifier-delimiter\">:</span> \
+        <span class=\"classifier\">int</span></dt><dd>A number.</dd></dl>";
+    assert_eq!(md(html), "**x : int**\n\nA number.\n");
+}

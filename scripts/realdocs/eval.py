@@ -69,6 +69,10 @@ def clean(root, drop):
         el.decompose()
     for el in root.select("a.headerlink, a.selflink"):  # Sphinx / Haddock permalink marks
         el.decompose()
+    for el in root.select("span.classifier"):  # docutils HTML5: the ' : ' is CSS (:before)
+        prev = el.find_previous_sibling()
+        if prev is None or "classifier-delimiter" not in prev.get("class", []):
+            el.insert_before(" : ")
     for el in root.find_all(["script", "style", "noscript", "template", "button", "input",
                              "select", "textarea", "option", "svg", "math"]):
         el.decompose()

@@ -618,6 +618,9 @@ impl Renderer<'_> {
         if tag == Tag::Div && is_code_fragment(dom, id) {
             return Some(self.open_pre(id, id));
         }
+        if tag == Tag::Span && self.code == 0 && is_bare_classifier(dom, id) {
+            self.text(" : ");
+        }
         Some(match tag {
             Tag::P
             | Tag::Div
@@ -2282,6 +2285,28 @@ fn control_at(b: &[u8], i: usize) -> bool {
 /// darkfish's "click to toggle source" in method headings (`visibility: hidden`).
 fn hover_only(class: &str) -> bool {
     matches!(class, "notable-traits" | "method-click-advice")
+}
+
+/// A docutils classifier (`<dt><strong>x</strong><span class="classifier">int</span></dt>`,
+/// numpydoc's parameter types) whose `:` only the stylesheet draws (`.classifier:before`):
+/// docutils' HTML5 writer; the HTML4 one writes a `span.classifier-delimiter` before it.
+fn is_bare_classifier(dom: &Dom, span: NodeId) -> bool {
+    if !dom.has_class(span, &["classifier"]) {
+        return false;
+    }
+    let mut prev = dom.node(span).prev;
+    // Past white space between the spans, bounded.
+    for _ in 0..3 {
+        if prev == NONE {
+            return true;
+        }
+        match dom.tag(prev) {
+            Some(_) => return !dom.has_class(prev, &["classifier-delimiter"]),
+            None if dom.text_of(prev).trim().is_empty() => prev = dom.node(prev).prev,
+            None => return true,
+        }
+    }
+    true
 }
 
 /// Elements whose content is never rendered.
