@@ -1,5 +1,6 @@
-//! Markup of documentation generators (Doxygen, Haddock, Erlang/OTP docs) found on real
-//! pages: each test is a reduced repro of a page that rendered wrong.
+//! Markup of documentation generators found on real pages by `make realdocs` (Doxygen,
+//! Haddock, Erlang/OTP, rustdoc, Scribble, MkDocs, mdBook, RDoc, docutils/numpydoc): each test
+//! is a reduced repro of a page that rendered wrong.
 mod common;
 use common::md;
 
@@ -190,4 +191,7 @@ fn numpydoc_classifier_gets_its_colon() {
     let html = "<dl><dt>x <span class=\"classifier-delimiter\">:</span> \
         <span class=\"classifier\">int</span></dt><dd>A number.</dd></dl>";
     assert_eq!(md(html), "**x : int**\n\nA number.\n");
+    // Outside a term, or first in it, a `span.classifier` is the page's own text.
+    let html = "<p>a <span class=\"classifier\">b</span></p><dl><dt><span class=\"classifier\">c</span></dt><dd>d</dd></dl>";
+    assert_eq!(md(html), "a b\n\n**c**\n\nd\n");
 }

@@ -2291,14 +2291,17 @@ fn hover_only(class: &str) -> bool {
 /// numpydoc's parameter types) whose `:` only the stylesheet draws (`.classifier:before`):
 /// docutils' HTML5 writer; the HTML4 one writes a `span.classifier-delimiter` before it.
 fn is_bare_classifier(dom: &Dom, span: NodeId) -> bool {
-    if !dom.has_class(span, &["classifier"]) {
+    // Only in a definition term, after the term itself: a page's own `span.classifier`
+    // elsewhere keeps its text as it is.
+    let parent = dom.node(span).parent;
+    if parent == NONE || dom.tag(parent) != Some(Tag::Dt) || !dom.has_class(span, &["classifier"]) {
         return false;
     }
     let mut prev = dom.node(span).prev;
     // Past white space between the spans, bounded.
     for _ in 0..3 {
         if prev == NONE {
-            return true;
+            return false;
         }
         match dom.tag(prev) {
             Some(_) => return !dom.has_class(prev, &["classifier-delimiter"]),
