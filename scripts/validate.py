@@ -744,10 +744,10 @@ def jsonpath_pointers(doc: Any, expr: str) -> list[list]:
             name, i = m.group(0), m.end()
             found = []
             for ptr, node in nodes:
-                pool = walk_with_pointer(node, ptr) if deep else [(ptr, node)]
+                pool = walk(node, tuple(ptr)) if deep else [(ptr, node)]
                 for p, n in pool:
                     if isinstance(n, dict) and name in n:
-                        found.append((p + [name], n[name]))
+                        found.append((list(p) + [name], n[name]))
             nodes = found
         elif expr.startswith("[?match(@.", i):
             m = re.compile(r"\[\?match\(@\.([A-Za-z_][A-Za-z0-9_]*), '((?:[^'\\]|\\.)*)'\)\]"
@@ -769,18 +769,6 @@ def jsonpath_pointers(doc: Any, expr: str) -> list[list]:
         else:
             raise ValueError(f"unsupported syntax at {i}: {expr[i:i + 20]!r}")
     return [p for p, _ in nodes]
-
-
-def walk_with_pointer(node: Any, ptr: list):
-    """(pointer, node) for `node` and every node below it, iteratively."""
-    stack = [(ptr, node)]
-    while stack:
-        p, n = stack.pop()
-        yield p, n
-        if isinstance(n, dict):
-            stack.extend((p + [k], v) for k, v in n.items())
-        elif isinstance(n, list):
-            stack.extend((p + [k], v) for k, v in enumerate(n))
 
 
 def accept_regex(route: dict) -> str | None:
