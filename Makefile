@@ -8,7 +8,7 @@
 #   make validate   every shipped Envoy config (envoy/, compose, Istio) through envoy --mode validate,
 #                   compose/deploy YAML parsed and cross-checked (scripts/validate.py)
 #   make adversarial  hostile inputs at n and 4n through md-convert (time, RSS, ratio)
-#   make conformance  md-convert against five other converters' test suites (conformance/), gated
+#   make conformance  md-convert against six other converters' test suites (conformance/), gated
 #                   on conformance/baseline.json (seconds; docs/CONFORMANCE.md; in `make test`)
 #   make realdocs   md-convert on 39 real documentation pages of 18 generators from Debian's -doc
 #                   packages (apt-get download; not in `make test`): headings, links, code, cells, words

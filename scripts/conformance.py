@@ -71,7 +71,7 @@ MD_TAGS = {"p", "em", "strong", "a", "img", "code", "pre", "h1", "h2", "h3", "h4
 SUITE_SOURCE = {
     "turndown": "turndown", "turndown+": "turndown", "h2m": "h2m",
     "markdownify": "markdownify", "markdownify-options": "markdownify",
-    "gfm": "gfm", "gfm-old": "gfm", "htmd": "htmd",
+    "gfm": "gfm", "gfm-old": "gfm", "htmd": "htmd", "nhm": "nhm", "nhm-options": "nhm",
     "html2text": "html2text", "html2md": "html2md", "commonmark": "commonmark",
 }
 EXTERNAL = {"html2text", "html2md"}
@@ -666,12 +666,13 @@ def run_commonmark(conv):
     return [compare(c, conv(c["input"])) for c in commonmark_cases()]
 
 
-def run_tuple_cases(conv, path, suite):
-    """(name, html, expected, option) tuples in a CASES list."""
+def run_tuple_cases(conv, path, suite, option_suite=None):
+    """(name, html, expected, option) tuples in a CASES list; with option_suite, the cases that
+    set an option go to that suite (ids keep the source's prefix)."""
     out = []
     for name, html_in, exp, opt in load_module(path, f"conformance_{suite}").CASES:
-        out.append(compare({"id": f"{suite}/{name}", "suite": suite, "options": opt, "input": html_in,
-                            "expected": exp}, conv(html_in)))
+        out.append(compare({"id": f"{suite}/{name}", "suite": option_suite if opt and option_suite else suite,
+                            "options": opt, "input": html_in, "expected": exp}, conv(html_in)))
     return out
 
 
@@ -691,7 +692,7 @@ def category(case, notes):
     cat = notes.get(case["id"], {}).get("cat")
     if cat:
         return cat
-    if case["suite"] == "markdownify-options":
+    if case["suite"] in ("markdownify-options", "nhm-options"):
         return "option"
     return "style" if case["style"] else "unclassified"
 
@@ -808,6 +809,8 @@ def main():
         results += run_gfm(conv)
     if "htmd" in sources:
         results += run_tuple_cases(conv, SUITES / "htmd/cases.py", "htmd")
+    if "nhm" in sources:
+        results += run_tuple_cases(conv, SUITES / "nhm/cases.py", "nhm", "nhm-options")
     if "commonmark" in sources:
         results += run_commonmark(conv)
     if "html2text" in sources:
