@@ -94,7 +94,7 @@ attrs! {
     Role = "role", Rowspan = "rowspan", Src = "src", Start = "start", Style = "style",
     Title = "title", Type = "type", Value = "value",
     ;
-    DataSrc = "data-src",
+    DataLanguage = "data-language", DataSrc = "data-src",
 }
 
 impl Attr {

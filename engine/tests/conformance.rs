@@ -720,6 +720,32 @@ fn blocks_and_a_second_code_inside_pre_start_new_lines() {
     );
 }
 
+#[test]
+fn headings_rules_and_quotes_inside_pre_start_new_lines() {
+    // node-html-markdown's suite: a browser lays each of these out on a line of its own.
+    let out = md(
+        "<pre><code>a<hr>b<h2>c</h2>d<blockquote>e</blockquote>f<ul><li>g</li></ul>h</code></pre>",
+    );
+    assert_eq!(out, "```\na\nb\nc\nd\ne\nf\ng\nh\n```\n", "in:\n{out}");
+    // Inline elements stay on the line.
+    let out = md("<pre><code>a<b>b</b><span>c</span>d</code></pre>");
+    assert_eq!(out, "```\nabcd\n```\n", "in:\n{out}");
+}
+
+#[test]
+fn data_language_names_the_code_language() {
+    // rehype-pretty-code writes the language only in `data-language`, on `<pre>` and `<code>`.
+    let out = md("<pre data-language=\"TSX\"><code data-language=\"tsx\">let a = 1;</code></pre>");
+    assert_eq!(out, "```tsx\nlet a = 1;\n```\n", "in:\n{out}");
+    // A class still wins; characters that could break the info string go.
+    let out = md("<pre data-language=\"js\"><code class=\"language-ts\">x</code></pre>");
+    assert!(out.starts_with("```ts\n"), "in:\n{out}");
+    let out = md("<pre data-language=\"c`~{x}\"><code>x</code></pre>");
+    assert!(out.starts_with("```cx\n"), "in:\n{out}");
+    let out = md("<pre data-language=\"none\"><code>x</code></pre>");
+    assert!(out.starts_with("```\n"), "in:\n{out}");
+}
+
 /// The document as a reader sees it, in HTML-like shorthand: paragraphs, headings, quotes,
 /// items, cells, links, strong (`<b>`), emphasis (`<i>`), strikethrough (`<s>`), code and
 /// hard breaks (`<br>`); a soft line break is a space, as a browser shows it.

@@ -584,7 +584,40 @@ impl Renderer<'_> {
                 // ends a line, as a browser lays it out; so does a further `<code>` child
                 // of the `<pre>` right after another (Node.js docs put the CommonJS and ES
                 // module flavours of one example side by side in one `<pre>`).
-                Tag::Div | Tag::P | Tag::Li | Tag::Tr | Tag::Dt | Tag::Dd | Tag::Section => {
+                Tag::Div
+                | Tag::P
+                | Tag::Li
+                | Tag::Tr
+                | Tag::Dt
+                | Tag::Dd
+                | Tag::Section
+                | Tag::Article
+                | Tag::Aside
+                | Tag::Header
+                | Tag::Footer
+                | Tag::Nav
+                | Tag::Main
+                | Tag::Address
+                | Tag::Blockquote
+                | Tag::Figure
+                | Tag::Figcaption
+                | Tag::Hr
+                | Tag::H1
+                | Tag::H2
+                | Tag::H3
+                | Tag::H4
+                | Tag::H5
+                | Tag::H6
+                | Tag::Hgroup
+                | Tag::Ul
+                | Tag::Ol
+                | Tag::Dl
+                | Tag::Table
+                | Tag::Caption
+                | Tag::Details
+                | Tag::Summary
+                | Tag::Fieldset
+                | Tag::Center => {
                     self.pre_line_break();
                     Exit::PreBlock
                 }
@@ -2396,6 +2429,14 @@ fn code_language(dom: &Dom, pre: NodeId) -> String {
             .into_iter()
             .flatten()
             .find_map(|class| language_from_class(class, bare_ok))
+            // rehype-pretty-code and Shiki transformers name it only in `data-language`.
+            .or_else(|| {
+                let token = dom
+                    .attr(id, Attr::DataLanguage)?
+                    .split_ascii_whitespace()
+                    .next()?;
+                clean_language(token.to_ascii_lowercase())
+            })
     };
     let code = dom
         .children(inner.unwrap_or(pre))
@@ -2481,29 +2522,32 @@ fn language_from_class(class: &str, bare_ok: bool) -> Option<String> {
             (pandoc_lang || (bare_ok && BARE_LANGS.iter().any(|l| tok.eq_ignore_ascii_case(l))))
                 .then(|| tok.to_ascii_lowercase())
         });
-        if let Some(lang) = lang {
-            // Jupyter names kernels, not languages.
-            let lang = match lang.as_str() {
-                "ipython" | "ipython2" | "ipython3" => "python".to_string(),
-                _ => lang,
-            };
-            // Letters of any script stay (`language-föö` is `föö`, as CommonMark writes
-            // it); punctuation that could end or break an info string goes.
-            let clean: String = lang
-                .chars()
-                .filter(|c| c.is_alphanumeric() || matches!(c, '+' | '-' | '#' | '.' | '_'))
-                .collect();
-            if !clean.is_empty()
-                && !matches!(
-                    clean.as_str(),
-                    "none" | "default" | "plaintext" | "nohighlight"
-                )
-            {
-                return Some(clean);
-            }
+        if let Some(clean) = lang.and_then(clean_language) {
+            return Some(clean);
         }
     }
     None
+}
+
+/// A lower-cased language name made safe for an info string; `None` for names meaning none.
+fn clean_language(lang: String) -> Option<String> {
+    // Jupyter names kernels, not languages.
+    let lang = match lang.as_str() {
+        "ipython" | "ipython2" | "ipython3" => "python".to_string(),
+        _ => lang,
+    };
+    // Letters of any script stay (`language-föö` is `föö`, as CommonMark writes it);
+    // punctuation that could end or break an info string goes.
+    let clean: String = lang
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '+' | '-' | '#' | '.' | '_'))
+        .collect();
+    (!clean.is_empty()
+        && !matches!(
+            clean.as_str(),
+            "none" | "default" | "plaintext" | "nohighlight"
+        ))
+    .then_some(clean)
 }
 
 #[cfg(test)]
