@@ -1029,3 +1029,114 @@ fn the_delimiter_check_leaves_page_text_code_and_links_alone() {
         assert!(out.contains("if *_`p`_ is"), "{html}: {out:?}");
     }
 }
+
+/// Each text run a reader sees, with how many emphasis and strong spans it is inside.
+fn emphasis_depths(md: &str) -> Vec<(String, usize, usize)> {
+    let (mut em, mut strong) = (0, 0);
+    let mut out = Vec::new();
+    for event in Parser::new(md) {
+        match event {
+            Event::Start(Tag::Emphasis) => em += 1,
+            Event::End(TagEnd::Emphasis) => em -= 1,
+            Event::Start(Tag::Strong) => strong += 1,
+            Event::End(TagEnd::Strong) => strong -= 1,
+            Event::Text(t) => out.push((t.to_string(), em, strong)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A text run and how many emphasis and strong spans it is inside.
+type Depth<'a> = (&'a str, usize, usize);
+
+fn depths(v: &[Depth]) -> Vec<(String, usize, usize)> {
+    v.iter().map(|&(t, e, s)| (t.to_string(), e, s)).collect()
+}
+
+#[test]
+fn emphasis_inside_the_same_emphasis_stays_nested() {
+    // CommonMark spec examples 407-409, 418, 419, 425-427, 432 and 369, run backwards.
+    let cases: &[(&str, &[Depth])] = &[
+        (
+            "<p><em>foo <em>bar</em> baz</em></p>",
+            &[("foo ", 1, 0), ("bar", 2, 0), (" baz", 1, 0)],
+        ),
+        (
+            "<p><em><em>foo</em> bar</em></p>",
+            &[("foo", 2, 0), (" bar", 1, 0)],
+        ),
+        (
+            "<p><em>foo <em>bar</em></em></p>",
+            &[("foo ", 1, 0), ("bar", 2, 0)],
+        ),
+        (
+            "<p><em>(<em>foo</em>)</em></p>",
+            &[("(", 1, 0), ("foo", 2, 0), (")", 1, 0)],
+        ),
+        (
+            "<p><strong>foo, <strong>bar</strong>, baz</strong></p>",
+            &[("foo, ", 0, 1), ("bar", 0, 2), (", baz", 0, 1)],
+        ),
+        (
+            "<p><strong><strong>foo</strong> bar</strong></p>",
+            &[("foo", 0, 2), (" bar", 0, 1)],
+        ),
+        (
+            "<p><em>foo <strong>bar <em>baz</em> bim</strong> bop</em></p>",
+            &[
+                ("foo ", 1, 0),
+                ("bar ", 1, 1),
+                ("baz", 2, 1),
+                (" bim", 1, 1),
+                (" bop", 1, 0),
+            ],
+        ),
+        (
+            "<p><em>foo <a href=\"/url\"><em>bar</em></a></em></p>",
+            &[("foo ", 1, 0), ("bar", 2, 0)],
+        ),
+    ];
+    for (html, want) in cases {
+        let out = md(html);
+        assert_eq!(emphasis_depths(&out), depths(want), "{html}\n{out}");
+    }
+}
+
+#[test]
+fn same_emphasis_merges_where_nesting_would_not_read_back() {
+    // Inside a word `_` cannot open, beside markup or words the runs would join: the inner
+    // span merges into the outer one, as one span, its text never showing a delimiter. A span
+    // that is all the outer one holds merges too (html-to-markdown's reference).
+    let cases: &[(&str, &[Depth])] = &[
+        (
+            "<p>x<em>foo <em>bar</em> baz</em>y</p>",
+            &[("x", 0, 0), ("foo bar baz", 1, 0), ("y", 0, 0)],
+        ),
+        (
+            "<p><em>foo <em>bar</em>baz</em></p>",
+            &[("foo barbaz", 1, 0)],
+        ),
+        (
+            "<p><em>a <em>b</em><em>c</em> d</em></p>",
+            &[("a bc d", 1, 0)],
+        ),
+        (
+            "<p><em>a <em>b <i>c</i></em> d</em></p>",
+            &[("a b c d", 1, 0)],
+        ),
+        (
+            "<p><strong><strong>foo</strong></strong></p>",
+            &[("foo", 0, 1)],
+        ),
+        ("<p><b><i><b>x</b></i></b></p>", &[("x", 1, 1)]),
+        (
+            "<p>a<b>b <b>c</b> d</b>e</p>",
+            &[("a", 0, 0), ("b c d", 0, 1), ("e", 0, 0)],
+        ),
+    ];
+    for (html, want) in cases {
+        let out = md(html);
+        assert_eq!(emphasis_depths(&out), depths(want), "{html}\n{out}");
+    }
+}
