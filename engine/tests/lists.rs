@@ -227,3 +227,64 @@ fn blocks_a_line_would_continue_keep_their_blank_line() {
         assert_eq!(md(html), expected, "{html}");
     }
 }
+
+/// Each item's text as a reader sees it, list by list in the order they open (an empty item
+/// is an empty string); text outside lists is left out.
+fn items(md: &str) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    for event in Parser::new(md) {
+        match event {
+            Event::Start(Tag::List(_)) => {
+                open.push(out.len());
+                out.push(Vec::new());
+            }
+            Event::End(TagEnd::List(_)) => {
+                open.pop();
+            }
+            Event::Start(Tag::Item) => {
+                if let Some(l) = open.last().and_then(|&i| out.get_mut(i)) {
+                    l.push(String::new());
+                }
+            }
+            Event::Text(t) => {
+                let list = open.last().and_then(|&i| out.get_mut(i));
+                if let Some(item) = list.and_then(|l| l.last_mut()) {
+                    item.push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn empty_items_stay_items() {
+    // CommonMark spec examples 281 and 283, run backwards.
+    let out = md("<ul><li>foo</li><li></li><li>bar</li></ul>");
+    assert_eq!(out, "- foo\n-\n- bar\n");
+    assert_eq!(items(&out), vec![vec!["foo", "", "bar"]]);
+    let out = md("<ol><li>foo</li><li></li><li>bar</li></ol>");
+    assert_eq!(out, "1. foo\n2.\n3. bar\n");
+    assert_eq!(lists(&out), vec![(Some(1), 3)]);
+    // Loose (example 315), trailing, and nested.
+    let out = md("<ul><li><p>a</p></li><li></li><li><p>c</p></li></ul>");
+    assert_eq!(items(&out), vec![vec!["a", "", "c"]]);
+    let out = md("<ul><li>a</li><li></li></ul><p>b</p>");
+    assert_eq!(items(&out), vec![vec!["a", ""]]);
+    let out = md("<ul><li>a<ul><li>b</li><li></li><li>c</li></ul></li></ul>");
+    assert_eq!(items(&out), vec![vec!["a"], vec!["b", "", "c"]]);
+}
+
+#[test]
+fn empty_items_before_any_text_write_nothing() {
+    // A list of only empty items is dropped; empty items before the first written one are
+    // left out (the numbers go on counting them), and after an item's text a lone marker
+    // would underline it as a setext heading.
+    assert_eq!(md("<ul><li></li><li> </li></ul><p>x</p>"), "x\n");
+    assert_eq!(md("<ol><li></li><li>a</li></ol>"), "2. a\n");
+    let out = md("<ul><li>a<ul><li></li><li>b</li></ul></li></ul>");
+    assert_eq!(items(&out), vec![vec!["a"], vec!["b"]], "{out}");
+    assert!(!Parser::new(&out).any(|e| matches!(e, Event::Start(Tag::Heading { .. }))));
+}

@@ -1363,7 +1363,17 @@ impl Renderer<'_> {
                 }
             }
             Exit::Item => {
-                self.w.flush_paragraph();
+                // An empty item is written once its list has output: a list of nothing but
+                // empty items stays out.
+                if self
+                    .lists
+                    .last()
+                    .is_some_and(|l| l.start_len != self.w.out.len())
+                {
+                    self.w.empty_item();
+                } else {
+                    self.w.flush_paragraph();
+                }
                 self.w.pop_prefix();
                 self.w.begin_block(true);
             }

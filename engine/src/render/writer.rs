@@ -1691,6 +1691,25 @@ impl Writer {
         });
     }
 
+    /// The innermost item, still without content, as its bare marker (`-`, `2.`): an empty
+    /// `<li>` is an item all the same, and leaving it out would run its neighbours together
+    /// (and renumber an ordered list). Only right after a written item: after other text a
+    /// lone `-` would underline it as a heading.
+    pub fn empty_item(&mut self) {
+        self.flush_paragraph();
+        if matches!(
+            self.prefixes.last(),
+            Some(Prefix::Item {
+                pending: true,
+                sibling: true,
+                ..
+            })
+        ) {
+            self.separate(Block::Other);
+            self.line("");
+        }
+    }
+
     pub fn pop_prefix(&mut self) {
         self.last_block = Block::Container;
         match self.prefixes.pop() {
