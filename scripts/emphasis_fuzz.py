@@ -2,8 +2,7 @@
 """Random nestings of <b>/<i>/<s> around words and punctuation through md-convert, read back
 with markdown-it (CommonMark + strikethrough): how many outputs show a literal `*`, `_` or `~`
 (leak), lose emphasis a character had in the HTML (lost), give a character emphasis it did not
-have (wrong), or change the text (textdiff); and, of the rest, how many keep the kinds but not
-how deep the same kind nests (merged: `<i>a <i>b</i></i>` read back as one span). With two binaries, also what changed between them.
+have (wrong), or change the text (textdiff). With two binaries, also what changed between them.
 The numbers in docs/CONFORMANCE.md ("Known limits") come from the defaults (4 seeds x 3000).
 
     .venv/bin/python scripts/emphasis_fuzz.py target/release/md-convert [OTHER_BIN]
@@ -35,7 +34,7 @@ def gen(rng, depth=0):
             out.append(rng.choice(words))
     return "".join(out)
 def html_fmt(case):
-    # per non-space char: the active kinds, sorted, each as often as it is open
+    # per non-space char: frozenset of active kinds
     res = []; stack = []; i = 0
     while i < len(case):
         if case[i] == "<":
@@ -45,7 +44,7 @@ def html_fmt(case):
             elif tag in KIND: stack.append(KIND[tag])
             i = j + 1
         else:
-            if not case[i].isspace(): res.append((case[i], tuple(sorted(stack))))
+            if not case[i].isspace(): res.append((case[i], frozenset(stack)))
             i += 1
     return res
 def md_fmt(o):
@@ -58,7 +57,7 @@ def md_fmt(o):
             elif t.type == "text":
                 for ch in t.content:
                     if ch in "*_~": leak = True
-                    elif not ch.isspace(): res.append((ch, tuple(sorted(active))))
+                    elif not ch.isspace(): res.append((ch, frozenset(active)))
             elif t.type in ("softbreak", "hardbreak"): pass
             else: leak = True  # unexpected token
     return res, leak
@@ -66,7 +65,7 @@ def run1(b, c):
     return subprocess.run([b, "--no-front-matter"], input=c.encode(), capture_output=True).stdout.decode()
 results = {}
 for b in a.bins:
-    tot = {"cases": 0, "leak": 0, "lost": 0, "wrong": 0, "textdiff": 0, "merged": 0}
+    tot = {"cases": 0, "leak": 0, "lost": 0, "wrong": 0, "textdiff": 0}
     per = []
     outs_all = []
     for seed in [int(s) for s in a.seeds.split(",")]:
@@ -74,26 +73,23 @@ for b in a.bins:
         cases = ["<p>" + rng.choice(["", "x", "x "]) + gen(rng) + rng.choice(["", "y", " y"]) + "</p>" for _ in range(a.n)]
         with ThreadPoolExecutor(4) as ex:
             outs = list(ex.map(lambda c: run1(b, c), cases))
-        s = {"leak": 0, "lost": 0, "wrong": 0, "textdiff": 0, "merged": 0}
+        s = {"leak": 0, "lost": 0, "wrong": 0, "textdiff": 0}
         for c, o in zip(cases, outs):
             h = html_fmt(c[3:-4]); m, leak = md_fmt(o)
-            lost = wrong = td = deep = False
+            lost = wrong = td = False
             if [x[0] for x in h] != [x[0] for x in m]: td = True
             else:
-                for (ch, hk), (_, mk) in zip(h, m):
-                    hf, mf = frozenset(hk), frozenset(mk)
+                for (ch, hf), (_, mf) in zip(h, m):
                     if hf - mf: lost = True
                     if mf - hf: wrong = True
-                    if hf == mf and hk != mk: deep = True
-            merged = deep and not (leak or lost or wrong or td)
-            s["leak"] += leak; s["lost"] += lost; s["wrong"] += wrong; s["textdiff"] += td; s["merged"] += merged
+            s["leak"] += leak; s["lost"] += lost; s["wrong"] += wrong; s["textdiff"] += td
             outs_all.append((c, o, leak, lost, wrong, td))
         per.append(s)
         tot["cases"] += len(cases)
         for k in s: tot[k] += s[k]
     results[b] = outs_all
     n = tot["cases"]
-    print(f"{b}: cases {n} leak {tot['leak']} ({100*tot['leak']/n:.2f}%) lost {tot['lost']} ({100*tot['lost']/n:.2f}%) wrong {tot['wrong']} textdiff {tot['textdiff']} merged {tot['merged']}  per-seed leak {[p['leak'] for p in per]} lost {[p['lost'] for p in per]}")
+    print(f"{b}: cases {n} leak {tot['leak']} ({100*tot['leak']/n:.2f}%) lost {tot['lost']} ({100*tot['lost']/n:.2f}%) wrong {tot['wrong']} textdiff {tot['textdiff']}  per-seed leak {[p['leak'] for p in per]} lost {[p['lost'] for p in per]}")
     shown = 0
     for c, o, leak, lost, wrong, td in outs_all:
         if (leak or wrong or td) and shown < a.show:

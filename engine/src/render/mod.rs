@@ -79,8 +79,7 @@ enum Exit {
     /// Level, start of its text, and whether blocks inside it flatten into the heading line
     /// (a short heading: see [`short_heading`]) instead of ending it.
     Heading(usize, usize, bool),
-    /// Where the opener is, and the marker (`**`, or `__` inside another strong span).
-    Strong(usize, &'static str),
+    Strong(usize),
     Em(usize, &'static str),
     Del(usize),
     Code(usize),
@@ -193,97 +192,6 @@ impl PreState {
 /// Nodes of a `<summary>` searched for a heading: rustdoc puts its `<h3>`/`<h4>` within the
 /// first dozen; a deeper one leaves the summary a bold line.
 const SUMMARY_HEADING_SCAN: usize = 64;
-
-/// Whether span `id` holds one text node that starts and ends with a character a marker can
-/// hug whatever stands outside it (no white space, no marker or escape character).
-fn plain_text_span(dom: &Dom, id: NodeId) -> bool {
-    let n = dom.node(id);
-    if n.first_child == NONE || n.first_child != n.last_child {
-        return false;
-    }
-    let text = dom.text_of(n.first_child);
-    let edge = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace() && !"*_~`\\".contains(c));
-    edge(text.chars().next()) && edge(text.chars().next_back())
-}
-
-/// Whether a marker next to `c` (outside its span) opens or closes whatever the span holds:
-/// white space, or punctuation that is no marker, escape or code span.
-fn is_clean_edge(c: char) -> bool {
-    c.is_whitespace() || (c.is_ascii_punctuation() && !"*_~`\\".contains(c))
-}
-
-/// Whether what follows span `id` is clean (see [`is_clean_edge`]) or the end of the block,
-/// looking through the end of `through` (its closer follows) and of links (`]`) and
-/// `<span>`s; other elements do not count as clean.
-fn ends_cleanly(dom: &Dom, id: NodeId, through: NodeId) -> bool {
-    let mut node = id;
-    loop {
-        let n = dom.node(node);
-        let mut next = n.next;
-        while next != NONE && matches!(dom.node(next).kind, Kind::Other) {
-            next = dom.node(next).next;
-        }
-        if next != NONE {
-            return dom.text_of(next).chars().next().is_some_and(is_clean_edge);
-        }
-        let parent = n.parent;
-        match dom.tag(parent) {
-            _ if parent == NONE => return false,
-            _ if parent == through => {}
-            Some(Tag::A | Tag::Span) => {}
-            Some(
-                Tag::P
-                | Tag::Li
-                | Tag::Div
-                | Tag::Td
-                | Tag::Th
-                | Tag::Dd
-                | Tag::Dt
-                | Tag::Blockquote
-                | Tag::Section
-                | Tag::Article
-                | Tag::Main
-                | Tag::Body
-                | Tag::H1
-                | Tag::H2
-                | Tag::H3
-                | Tag::H4
-                | Tag::H5
-                | Tag::H6,
-            ) => return true,
-            _ => return false,
-        }
-        node = parent;
-    }
-}
-
-/// Whether `inner` is all that its ancestor `outer` shows: each element from `inner` up holds
-/// nothing else but white space and comments. Stops at the first sibling that shows
-/// something, so a run of sibling spans costs one look each.
-fn sole_content(dom: &Dom, outer: NodeId, inner: NodeId) -> bool {
-    let blank = |id: NodeId| match dom.node(id).kind {
-        Kind::Text { .. } => dom.text_of(id).bytes().all(|b| b.is_ascii_whitespace()),
-        Kind::Other => true,
-        _ => false,
-    };
-    let mut node = inner;
-    while node != outer {
-        let n = dom.node(node);
-        let mut prev = n.prev;
-        while prev != NONE && blank(prev) {
-            prev = dom.node(prev).prev;
-        }
-        let mut next = n.next;
-        while next != NONE && blank(next) {
-            next = dom.node(next).next;
-        }
-        if prev != NONE || next != NONE || n.parent == NONE {
-            return false;
-        }
-        node = n.parent;
-    }
-    true
-}
 
 /// Whether a `<code>` child of a `<pre>` comes right after another `<code>`: no text between
 /// them, elements without text (Node.js's flavour toggle `<input>`) aside. A few siblings
@@ -476,7 +384,7 @@ impl Renderer<'_> {
             Some(exit) => {
                 if matches!(
                     exit,
-                    Exit::Strong(..) | Exit::Em(..) | Exit::Del(_) | Exit::SelfLink(_)
+                    Exit::Strong(_) | Exit::Em(..) | Exit::Del(_) | Exit::SelfLink(_)
                 ) {
                     self.spans.push(self.frames.len());
                 }
@@ -847,42 +755,22 @@ impl Renderer<'_> {
                 return None;
             }
             Tag::B | Tag::Strong => {
-                let marker = match self.strong {
-                    _ if self.code > 0 => None,
-                    0 => Some("**"),
-                    _ => self.nested_marker(id, true),
-                };
-                match marker {
-                    None => Exit::Nothing,
-                    Some(marker) => {
-                        self.strong += 1;
-                        self.flatten += 1;
-                        self.emphasis += 1;
-                        let at = match self.w.reopen(marker) {
-                            Some(at) => at,
-                            None => self.w.open_marker(marker),
-                        };
-                        Exit::Strong(at, marker)
-                    }
+                if self.code > 0 || self.strong > 0 {
+                    Exit::Nothing
+                } else {
+                    self.strong += 1;
+                    self.flatten += 1;
+                    self.emphasis += 1;
+                    let at = match self.w.reopen("**") {
+                        Some(at) => at,
+                        None => self.w.open_marker("**"),
+                    };
+                    Exit::Strong(at)
                 }
             }
             Tag::I | Tag::Em | Tag::Cite | Tag::Dfn | Tag::Var => {
-                if self.code > 0 {
+                if self.code > 0 || self.em > 0 {
                     Exit::Nothing
-                } else if self.em > 0 {
-                    match self.nested_marker(id, false) {
-                        Some(marker) => {
-                            self.em += 1;
-                            self.flatten += 1;
-                            self.emphasis += 1;
-                            let at = match self.w.reopen(marker) {
-                                Some(at) => at,
-                                None => self.w.open_marker(marker),
-                            };
-                            Exit::Em(at, marker)
-                        }
-                        None => Exit::Nothing,
-                    }
                 } else if let Some((at, marker)) = self
                     .w
                     .reopen("_")
@@ -895,7 +783,17 @@ impl Renderer<'_> {
                     self.emphasis += 1;
                     Exit::Em(at, marker)
                 } else {
-                    let marker = if self.after_word() { "*" } else { "_" };
+                    let prev_word = self
+                        .w
+                        .inline
+                        .as_bytes()
+                        .last()
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || *b >= 0x80);
+                    let marker = if prev_word && self.w.space == writer::Space::None {
+                        "*"
+                    } else {
+                        "_"
+                    };
                     self.em += 1;
                     self.flatten += 1;
                     self.emphasis += 1;
@@ -1225,12 +1123,12 @@ impl Renderer<'_> {
                 self.flatten -= 1;
                 self.write_heading(level, start);
             }
-            Exit::Strong(at, marker) => {
+            Exit::Strong(at) => {
                 self.strong -= 1;
                 self.flatten -= 1;
                 self.emphasis -= 1;
-                if !self.emphasise_link(at, marker) {
-                    self.w.close_marker(at, 2, marker);
+                if !self.emphasise_link(at, "**") {
+                    self.w.close_marker(at, 2, "**");
                 }
             }
             Exit::Em(at, marker) => {
@@ -1488,7 +1386,7 @@ impl Renderer<'_> {
         let mut fresh = 0;
         for (n, &i) in self.spans.iter().enumerate().rev() {
             let (at, len) = match self.frames.get(i) {
-                Some((_, Exit::Strong(at, _) | Exit::Del(at))) => (*at, 2),
+                Some((_, Exit::Strong(at) | Exit::Del(at))) => (*at, 2),
                 Some((_, Exit::Em(at, marker))) => (*at, marker.len()),
                 // A self link that holds nothing yet moves with the openers around it.
                 Some((_, Exit::SelfLink(at))) if *at == tail => continue,
@@ -1521,73 +1419,18 @@ impl Renderer<'_> {
                     *at = here;
                     continue;
                 }
+                Some((_, Exit::Strong(_))) => "**",
                 Some((_, Exit::Del(_))) => "~~",
-                Some((_, Exit::Strong(_, marker) | Exit::Em(_, marker))) => *marker,
+                Some((_, Exit::Em(_, marker))) => *marker,
                 _ => continue,
             };
             let here = self.w.open_marker(marker);
-            if let Some((_, Exit::Strong(at, _) | Exit::Del(at) | Exit::Em(at, _))) =
+            if let Some((_, Exit::Strong(at) | Exit::Del(at) | Exit::Em(at, _))) =
                 self.frames.get_mut(i)
             {
                 *at = here;
             }
         }
-    }
-
-    /// The output so far ends in a word, with no space pending: `_` cannot open here.
-    fn after_word(&self) -> bool {
-        let prev_word = self
-            .w
-            .inline
-            .as_bytes()
-            .last()
-            .is_some_and(|b| b.is_ascii_alphanumeric() || *b >= 0x80);
-        prev_word && self.w.space == writer::Space::None
-    }
-
-    /// The marker for the strong (`strong`) or emphasis span `id` inside an open one of its
-    /// kind: the other delimiter character than the innermost open one's, so that the two
-    /// runs stay apart and the reader nests them (`_a *b* c_`, `**a __b__ c**`). `None`, the
-    /// span merging into the outer one as before, unless the nesting plainly reads back: the
-    /// span is all text, with white space or punctuation on both sides (see
-    /// [`ends_cleanly`]) and not all the outer one holds (`<b><b>x</b></b>` reads the
-    /// same as `**x**`). Elsewhere the markers would meet words or other markers, where the
-    /// writer's run rules are made for one span per kind. A nested span holds text only, so
-    /// the same kind nests two deep at most.
-    fn nested_marker(&self, id: NodeId, strong: bool) -> Option<&'static str> {
-        // A bold `<summary>` or `<dt>` is not among the spans: bold in it merges.
-        let (outer, at, marker) =
-            self.spans
-                .iter()
-                .rev()
-                .find_map(|&i| match self.frames.get(i) {
-                    Some((outer, Exit::Strong(at, m))) if strong => Some((*outer, *at, *m)),
-                    Some((outer, Exit::Em(at, m))) if !strong => Some((*outer, *at, *m)),
-                    _ => None,
-                })?;
-        // Before the inner opener: the outer opener, or what the outer opener follows, or
-        // the text written last.
-        let inline = self.w.inline.as_str();
-        let outer_before = inline.get(..at).and_then(|b| b.chars().next_back());
-        let before = if inline.len() == at + marker.len() {
-            outer_before
-        } else if self.w.space == writer::Space::Pending {
-            Some(' ')
-        } else {
-            inline.chars().next_back()
-        };
-        let fits = before.is_none_or(is_clean_edge)
-            && outer_before.is_none_or(is_clean_edge)
-            && plain_text_span(self.dom, id)
-            && ends_cleanly(self.dom, id, outer)
-            && ends_cleanly(self.dom, outer, NONE)
-            && !sole_content(self.dom, outer, id);
-        fits.then_some(match (strong, marker.starts_with('*')) {
-            (true, true) => "__",
-            (true, false) => "**",
-            (false, true) => "_",
-            (false, false) => "*",
-        })
     }
 
     /// [`Renderer::must_flatten`], except that a heading with no text yet is not ended.
