@@ -320,7 +320,7 @@ fn text_unless(dom: &Dom, id: NodeId, too_long: impl Fn(&str) -> bool) -> Option
     Some(text)
 }
 
-/// A short text the page title starts with.
+/// A short text the page title starts with (or ends with, after `Project: `).
 fn headline_text(dom: &Dom, n: NodeId, title: &str) -> bool {
     // More than 300 non-space bytes can never normalise to 300 bytes or fewer.
     let Some(text) = text_unless(dom, n, |t| {
@@ -329,7 +329,12 @@ fn headline_text(dom: &Dom, n: NodeId, title: &str) -> bool {
         return false;
     };
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    text.chars().count() >= 15 && text.len() <= 300 && title.starts_with(&text)
+    // Or that ends it after a project name and a colon (Doxygen: "SDL: SDL_hints.h File
+    // Reference" over `div.title`); a site name after `|` or `-` is never taken this way.
+    let after_project = title
+        .strip_suffix(text.as_str())
+        .is_some_and(|head| head.ends_with(": ") && head.len() > 2);
+    text.chars().count() >= 15 && text.len() <= 300 && (title.starts_with(&text) || after_project)
 }
 
 fn precedes(order: &[NodeId], a: NodeId, b: NodeId) -> bool {
@@ -1069,7 +1074,9 @@ impl Stats {
                         s.text[i] = 0;
                         continue;
                     }
-                    if tag == Tag::A {
+                    // An `<a>` without `href` is a target, not a link (Haddock's defining
+                    // occurrence `<a id="v:null" class="def">null</a>`).
+                    if tag == Tag::A && dom.attr(id, Attr::Href).is_some() {
                         s.link[i] = s.text[i];
                         s.anchors[i] = s.anchors[i].saturating_add(1);
                     }
@@ -1077,11 +1084,13 @@ impl Stats {
                         s.para[i] = s.text[i];
                     }
                     // Links inside code are API names (`#include "<a>SDL_stdinc.h</a>"`),
-                    // not a related-links box.
+                    // not a related-links box; so are those of Doxygen's listings
+                    // (`div.fragment` of `div.line`s, every identifier a link).
                     if matches!(
                         tag,
                         Tag::Pre | Tag::Code | Tag::H1 | Tag::H2 | Tag::H3 | Tag::Table
-                    ) {
+                    ) || (tag == Tag::Div && crate::render::is_code_fragment(dom, id))
+                    {
                         s.rich[i] = true;
                     }
                 }
@@ -1566,8 +1575,13 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
         let anchors = stats.anchors.get(n as usize).copied().unwrap_or(0);
         let link_bytes = stats.link.get(n as usize).copied().unwrap_or(0);
         let reference = anchors == 1 && link_bytes < 20;
-        let link_farm =
-            text > 0 && ld > 0.5 && text < 2000 && !reference && !rich && !introduced(dom, n);
+        let link_farm = text > 0
+            && ld > 0.5
+            && text < 2000
+            && !reference
+            && !rich
+            && !introduced(dom, n)
+            && !entry_among_prose(dom, stats, n);
         let form = tag == Tag::Form;
         if link_farm || form || comment_thread(dom, n) {
             if let Some(d) = sel.dropped.get_mut(n as usize) {
@@ -1575,6 +1589,42 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             }
         }
     }
+}
+
+/// How far [`entry_among_prose`] looks for like siblings on each side.
+const ENTRY_REACH: usize = 8;
+
+/// One entry of a run of like blocks (same tag and class) that mostly read as text: a
+/// declaration with no documentation is its signature alone, a line of type links
+/// (Haddock's `div.top` holding only `p.src`), among the documented ones. Only the nearest
+/// [`ENTRY_REACH`] element siblings on each side are read.
+fn entry_among_prose(dom: &Dom, stats: &Stats, n: NodeId) -> bool {
+    let Some(class) = dom.attr(n, Attr::Class).filter(|c| !c.trim().is_empty()) else {
+        return false;
+    };
+    let tag = dom.tag(n);
+    let (mut prose, mut farms) = (0usize, 0usize);
+    for step in [
+        |d: &Dom, x: NodeId| d.node(x).prev,
+        |d: &Dom, x: NodeId| d.node(x).next,
+    ] {
+        let mut at = step(dom, n);
+        let mut seen = 0;
+        while at != NONE && seen < ENTRY_REACH {
+            if dom.tag(at).is_some() {
+                seen += 1;
+                if dom.tag(at) == tag && dom.attr(at, Attr::Class) == Some(class) {
+                    if stats.link_density(at) > 0.5 {
+                        farms += 1;
+                    } else {
+                        prose += 1;
+                    }
+                }
+            }
+            at = step(dom, at);
+        }
+    }
+    prose >= 3 && prose > farms
 }
 
 /// A block the text before it announces: the previous element is a heading ("See Also")

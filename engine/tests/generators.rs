@@ -2,7 +2,7 @@
 //! Haddock, Erlang/OTP, rustdoc, Scribble, MkDocs, mdBook, RDoc, docutils/numpydoc): each test
 //! is a reduced repro of a page that rendered wrong.
 mod common;
-use common::md;
+use common::{md, pruned};
 
 #[test]
 fn doxygen_fragment_is_a_code_block() {
@@ -194,4 +194,129 @@ fn numpydoc_classifier_gets_its_colon() {
     // Outside a term, or first in it, a `span.classifier` is the page's own text.
     let html = "<p>a <span class=\"classifier\">b</span></p><dl><dt><span class=\"classifier\">c</span></dt><dd>d</dd></dl>";
     assert_eq!(md(html), "a b\n\n**c**\n\nd\n");
+}
+
+#[test]
+fn doxygen_small_member_summary_is_a_table() {
+    // One typedef under its heading row: inline cells are members, not a page layout.
+    let html = "<table class=\"memberdecls\">\n\
+        <tr class=\"heading\"><td colspan=\"2\"><h2 class=\"groupheader\">Typedefs</h2></td></tr>\n\
+        <tr><td class=\"memItemLeft\">typedef void(*&#160;</td><td class=\"memItemRight\">\
+        <a href=\"#cb\">SDL_HintCallback</a>) (void *userdata)</td></tr>\n\
+        <tr><td class=\"memSeparator\" colspan=\"2\">&#160;</td></tr></table>";
+    assert_eq!(
+        md(html),
+        "## Typedefs\n\n| typedef void(\\* | [SDL_HintCallback](#cb)) (void \\*userdata) |\n| --- | --- |\n"
+    );
+}
+
+#[test]
+fn doxygen_member_group_rows_are_blocks_between_tables() {
+    // `\\name` groups: a group title (`div.groupHeader`) and its text (`div.groupText`) each
+    // fill a row; neither is a header cell or a row of the members around them.
+    let html = "<table class=\"memberdecls\">\n\
+        <tr class=\"heading\"><td colspan=\"2\"><h2 class=\"groupheader\">Macros</h2></td></tr>\n\
+        <tr><td colspan=\"2\"><div class=\"groupHeader\">Swap to native</div></td></tr>\n\
+        <tr><td colspan=\"2\"><div class=\"groupText\"><p>Byteswap to the native order.</p>\n</div></td></tr>\n\
+        <tr><td class=\"memItemLeft\">#define&#160;</td><td class=\"memItemRight\"><a href=\"#le16\">SDL_SwapLE16</a>(X)</td></tr>\n\
+        <tr><td class=\"memItemLeft\">#define&#160;</td><td class=\"memItemRight\"><a href=\"#le32\">SDL_SwapLE32</a>(X)</td></tr>\n\
+        <tr><td colspan=\"2\"><div class=\"groupHeader\">Write endian functions</div></td></tr>\n\
+        <tr><td class=\"memItemLeft\">size_t&#160;</td><td class=\"memItemRight\"><a href=\"#w8\">SDL_WriteU8</a>(Uint8 v)</td></tr>\n\
+        </table>";
+    assert_eq!(
+        md(html),
+        "## Macros\n\nSwap to native\n\nByteswap to the native order.\n\n\
+         | #define | [SDL_SwapLE16](#le16)(X) |\n| --- | --- |\n| #define | [SDL_SwapLE32](#le32)(X) |\n\n\
+         Write endian functions\n\n| size_t | [SDL_WriteU8](#w8)(Uint8 v) |\n| --- | --- |\n"
+    );
+}
+
+/// `n` copies of a paragraph of prose.
+fn prose(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("<p>Paragraph {i} of the documentation, long enough to read as prose, with commas, clauses, and a full stop.</p>\n"))
+        .collect()
+}
+
+#[test]
+fn doxygen_listing_of_links_survives_pruning() {
+    // An enum's listing: every identifier a link, and hidden tooltips full of links beside
+    // the lines; it is code, not a link farm.
+    let page = format!(
+        "<html><body><div id=\"doc-content\"><div class=\"contents\">{}\
+        <p>An enumeration of hint priorities.</p>\
+        <div class=\"fragment\"><div class=\"line\">{{</div>\
+        <div class=\"line\">    <a class=\"code\" href=\"#d\">SDL_HINT_DEFAULT</a>,</div>\
+        <div class=\"line\">    <a class=\"code\" href=\"#n\">SDL_HINT_NORMAL</a></div>\
+        <div class=\"line\">}} <a class=\"code\" href=\"#p\">SDL_HintPriority</a>;</div>\
+        <div class=\"ttc\" id=\"t1\"><div class=\"ttname\"><a href=\"#d\">SDL_HINT_DEFAULT</a></div></div>\
+        </div>{}</div></div></body></html>",
+        prose(4),
+        prose(2)
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("```\n{\n    SDL_HINT_DEFAULT,\n    SDL_HINT_NORMAL\n} SDL_HintPriority;\n```"),
+        "{md}"
+    );
+}
+
+#[test]
+fn doxygen_title_after_the_project_name_is_kept() {
+    // No `<h1>`: the page title is `div.title`, which `<title>` repeats after "Project: ".
+    let page = format!(
+        "<html><head><title>SDL: SDL_hints.h File Reference</title></head><body>\
+        <div id=\"doc-content\"><div class=\"header\"><div class=\"summary\">\
+        <a href=\"#define-members\">Macros</a> | <a href=\"#func-members\">Functions</a></div>\
+        <div class=\"headertitle\"><div class=\"title\">SDL_hints.h File Reference</div></div></div>\
+        <div class=\"contents\">{}</div></div></body></html>",
+        prose(6)
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("SDL_hints.h File Reference\n\nParagraph 0"),
+        "{md}"
+    );
+    // A site name after `|` ends many titles and is never taken for the headline.
+    let page = format!(
+        "<html><head><title>How we ship | Example Engineering Blog</title></head><body>\
+        <div class=\"logo\">Example Engineering Blog</div><div class=\"post\">{}</div></body></html>",
+        prose(6)
+    );
+    assert!(!pruned(&page).contains("Example Engineering Blog"));
+}
+
+#[test]
+fn haddock_undocumented_declaration_is_not_a_link_farm() {
+    // A declaration without documentation is its signature alone, mostly type links; among
+    // documented ones (same `div.top`) it is an entry like them. The defining occurrence is
+    // an `<a>` without `href`: a target, not link text.
+    let top = |name: &str, doc: &str| {
+        format!(
+            "<div class=\"top\"><p class=\"src\"><a id=\"v:{name}\" class=\"def\">{name}</a> :: \
+            <a href=\"Data-Aeson-KeyMap.html#t:KeyMap\">KeyMap</a> v -&gt; <a href=\"Data-Aeson-KeyMap.html#t:KeyMap\">KeyMap</a> v \
+            <a href=\"src/Data.Aeson.KeyMap.html#{name}\" class=\"link\">Source</a> \
+            <a href=\"#v:{name}\" class=\"selflink\">#</a></p>{doc}</div>"
+        )
+    };
+    let doc = "<div class=\"doc\"><p>Documented, with a sentence or two explaining what the \
+        function does to the map, and when to prefer it.</p></div>";
+    let page = format!(
+        "<html><body><div id=\"content\"><div id=\"interface\"><h1>Combine</h1>{}{}{}{}{}</div></div></body></html>",
+        top("difference", doc),
+        top("union", ""),
+        top("unionWith", doc),
+        top("intersection", doc),
+        top("filter", doc)
+    );
+    let md = pruned(&page);
+    assert!(md.contains("union :: [KeyMap]"), "{md}");
+    assert!(md.contains("Data.Aeson.KeyMap.html#union)"), "{md}");
+    // A farm of links among farms is still one.
+    let farm = "<div class=\"rel\"><a href=\"/a\">Another story here</a> <a href=\"/b\">And another story</a></div>";
+    let page = format!(
+        "<html><body><div class=\"post\">{}{farm}{farm}{farm}{farm}</div></body></html>",
+        prose(6)
+    );
+    assert!(!pruned(&page).contains("Another story"));
 }

@@ -1943,7 +1943,7 @@ fn is_icon_glyph(text: &str) -> bool {
 /// A Doxygen code listing: `<div class="fragment">` holding `<div class="line">` children
 /// (one per line, each led by a `span.lineno` in source listings). Only its first children
 /// are looked at: the lines come first.
-fn is_code_fragment(dom: &Dom, div: NodeId) -> bool {
+pub(crate) fn is_code_fragment(dom: &Dom, div: NodeId) -> bool {
     dom.has_class(div, &["fragment"])
         && dom
             .children(div)

@@ -226,6 +226,8 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
     let mut header = false;
     let mut heading_rows = false;
     let mut multi_cell_rows = 0usize;
+    // Block content in a cell: page columns hold paragraphs and lists, member rows do not.
+    let mut blocks = false;
     let mut stack: Vec<NodeId> = dom.children(table).collect();
     while let Some(id) = stack.pop() {
         let Some(tag) = dom.tag(id) else { continue };
@@ -257,6 +259,21 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
                 continue;
             }
             Tag::Th | Tag::Thead | Tag::Caption => header = true,
+            Tag::P
+            | Tag::Div
+            | Tag::Ul
+            | Tag::Ol
+            | Tag::Dl
+            | Tag::Pre
+            | Tag::Blockquote
+            | Tag::Form
+            | Tag::Section
+            | Tag::Article
+            | Tag::Nav
+            | Tag::Aside
+            | Tag::Header
+            | Tag::Footer
+            | Tag::Main => blocks = true,
             Tag::Tr => {
                 let cells = dom
                     .children(id)
@@ -270,17 +287,20 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
         stack.extend(dom.children(id));
     }
     // Heading rows title data only among rows of it (Doxygen's member summaries); above one
-    // or two rows of columns they title a page laid out in a table (site name over
-    // navigation | article).
-    if heading_rows && multi_cell_rows < 3 {
+    // or two rows of columns holding blocks they title a page laid out in a table (site name
+    // over navigation | article). One or two rows of inline cells are still members (a
+    // Doxygen summary of one typedef, or one enum and its brief).
+    if heading_rows && multi_cell_rows < 3 && blocks {
         structure = true;
     }
     (max_cells <= 1 || structure) && !header
 }
 
 /// The heading of a row that holds nothing else: one cell, whose only content is a heading
-/// (Doxygen's `<tr class="heading"><td colspan="2"><h2>Data Fields</h2></td></tr>`). It
-/// titles the rows after it, and is written as a heading between two tables.
+/// (Doxygen's `<tr class="heading"><td colspan="2"><h2>Data Fields</h2></td></tr>`) or a
+/// Doxygen member group's title or text (`div.groupHeader`, `div.groupText`: the title is
+/// styled as a heading, the text as its lead). It titles the rows after it, and is written
+/// as a block between two tables, not as a GFM header or a row of one filled cell.
 pub fn heading_row(dom: &Dom, tr: NodeId) -> Option<NodeId> {
     let mut cells = dom.children(tr).filter(|&c| dom.tag(c).is_some());
     let cell = cells.next()?;
@@ -292,6 +312,11 @@ pub fn heading_row(dom: &Dom, tr: NodeId) -> Option<NodeId> {
         match dom.tag(c) {
             Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
                 if heading.is_none() =>
+            {
+                heading = Some(c);
+            }
+            Some(Tag::Div)
+                if heading.is_none() && dom.has_class(c, &["groupHeader", "groupText"]) =>
             {
                 heading = Some(c);
             }
