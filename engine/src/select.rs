@@ -1292,6 +1292,7 @@ fn score_candidates(
         };
         siblings.push((sib, ok));
     }
+    with_title_sibling(dom, stats, dropped, top, &mut siblings);
     // A heading goes with the content it introduces: keep a heading sibling when the next
     // sibling with text (past empty anchors, rules and white space) is kept. One pass from
     // the end carries whether that next sibling is kept.
@@ -1324,6 +1325,58 @@ fn score_candidates(
             .filter_map(|(sib, ok)| ok.then_some(sib))
             .collect(),
     )
+}
+
+/// Most bytes of text a title block may hold (Haddock's module header: the module's name
+/// and a small table of facts).
+const TITLE_BLOCK_TEXT: usize = 300;
+
+/// A short sibling before the content that holds the page's title as a block of its own
+/// (Haddock's `div#module-header`: `p.caption` is the `<title>`) heads the document: it is
+/// kept, and so is what lies between it and the content unless dropped or mostly links (the
+/// module's description; not its table of contents).
+fn with_title_sibling(
+    dom: &Dom,
+    stats: &Stats,
+    dropped: &[bool],
+    top: NodeId,
+    siblings: &mut [(NodeId, bool)],
+) {
+    let Some(top_at) = siblings.iter().position(|&(sib, _)| sib == top) else {
+        return;
+    };
+    let Some(title) = page_title(dom).filter(|t| t.chars().count() >= 3) else {
+        return;
+    };
+    let Some(head) = siblings.get(..top_at).and_then(|before| {
+        before.iter().position(|&(sib, ok)| {
+            !ok && dom.tag(sib).is_some()
+                && !dropped.get(sib as usize).copied().unwrap_or(false)
+                && stats.text(sib) <= TITLE_BLOCK_TEXT
+                && holds_title(dom, sib, &title)
+        })
+    }) else {
+        return;
+    };
+    for (i, (sib, ok)) in siblings.iter_mut().enumerate().take(top_at).skip(head) {
+        if i == head
+            || (dom.tag(*sib).is_some()
+                && !dropped.get(*sib as usize).copied().unwrap_or(false)
+                && stats.link_density(*sib) < 0.5)
+        {
+            *ok = true;
+        }
+    }
+}
+
+/// Whether a `<p>` or `<div>` under `n` (itself included) reads exactly as `title`. `n` holds
+/// at most [`TITLE_BLOCK_TEXT`] bytes of text, so the walk is short.
+fn holds_title(dom: &Dom, n: NodeId, title: &str) -> bool {
+    std::iter::once(n).chain(dom.descendants(n)).any(|d| {
+        matches!(dom.tag(d), Some(Tag::P | Tag::Div))
+            && text_unless(dom, d, |t| t.len() > 4 * TITLE_BLOCK_TEXT)
+                .is_some_and(|t| t.split_whitespace().collect::<Vec<_>>().join(" ") == title)
+    })
 }
 
 /// A `<p>`, or a `<div>` with no block inside it (as Readability reads one: no blockquote,
@@ -1967,6 +2020,55 @@ mod tests {
         assert!(flags.in_code(span) && flags.in_semantic(span) && !flags.hidden(span));
         assert!(!flags.in_code(pre) && flags.in_semantic(pre));
         assert_eq!(main.and_then(|m| dom.tag(m)), Some(Tag::Div));
+    }
+
+    #[test]
+    fn title_sibling_heads_the_content_with_what_lies_between() {
+        // Haddock: the module header's caption is the `<title>`; the description between it
+        // and the declarations joins, the contents list (all links) does not.
+        let dom = Dom::parse(
+            "<title>Data.Aeson.KeyMap</title><div id=content>\
+             <div id=hdr><table><tr><th>Language</th><td>Haskell2010</td></tr></table>\
+             <p class=caption>Data.Aeson.KeyMap</p></div>\
+             <div id=toc><ul><li><a href=#g1>Map Type</a></li><li><a href=#g2>Query</a></li></ul></div>\
+             <div id=desc><p>An abstract interface for maps from JSON keys to values.</p></div>\
+             <div id=iface><p>Declarations.</p></div><div id=after><p>Not before it.</p></div></div>",
+        );
+        let id = |name: &str| {
+            dom.descendants(DOCUMENT)
+                .find(|&n| dom.attr(n, Attr::Id) == Some(name))
+                .expect(name)
+        };
+        let body = dom.find(DOCUMENT, Tag::Body).expect("body");
+        let (order, _, _) = walk(&dom, body);
+        let dropped = vec![false; dom.nodes.len()];
+        let stats = Stats::compute(&dom, &order, &dropped);
+        let top = id("iface");
+        let mut siblings: Vec<(NodeId, bool)> =
+            dom.children(id("content")).map(|c| (c, c == top)).collect();
+        with_title_sibling(&dom, &stats, &dropped, top, &mut siblings);
+        let kept: Vec<&str> = siblings
+            .iter()
+            .filter(|&&(_, ok)| ok)
+            .filter_map(|&(n, _)| dom.attr(n, Attr::Id))
+            .collect();
+        assert_eq!(kept, ["hdr", "desc", "iface"]);
+        // Without a block reading as the title, nothing joins.
+        let dom2 = Dom::parse(
+            "<title>Other</title><div><div id=a><p>x y z</p></div><div id=b>t</div></div>",
+        );
+        let body = dom2.find(DOCUMENT, Tag::Body).expect("body");
+        let (order, _, _) = walk(&dom2, body);
+        let dropped = vec![false; dom2.nodes.len()];
+        let stats = Stats::compute(&dom2, &order, &dropped);
+        let div = dom2.find(body, Tag::Div).expect("div");
+        let mut siblings: Vec<(NodeId, bool)> = dom2.children(div).map(|c| (c, false)).collect();
+        if let Some(last) = siblings.last_mut() {
+            last.1 = true;
+        }
+        let top = siblings.last().map(|s| s.0).expect("top");
+        with_title_sibling(&dom2, &stats, &dropped, top, &mut siblings);
+        assert_eq!(siblings.iter().filter(|s| s.1).count(), 1);
     }
 
     #[test]
