@@ -381,6 +381,8 @@ const NEGATIVE_SUBSTR: &[&str] = &[
     "standfirst",
     "skip-link",
     "toctree-wrapper",
+    // Links to the previous and next pages (pydata-sphinx-theme's `div.prev-next-area`).
+    "prev-next",
 ];
 /// Short boilerplate words matched only as whole tokens.
 const NEGATIVE_TOKENS: &[&str] = &[
@@ -814,6 +816,8 @@ fn mark_boilerplate(
         let ad_label = matches!(tag, Tag::Div | Tag::P | Tag::Span | Tag::Other)
             && !holds_root[n as usize]
             && is_ad_label(dom, n);
+        let sequence_nav =
+            matches!(tag, Tag::Div | Tag::P) && !holds_root[n as usize] && is_sequence_nav(dom, n);
         let by_class = matches!(
             tag,
             Tag::Div
@@ -836,7 +840,7 @@ fn mark_boilerplate(
             Tag::Div | Tag::Section | Tag::Ul | Tag::Ol | Tag::Other
         ) && !holds_root[n as usize]
             && comment_thread(dom, n);
-        if by_role || by_tag || ad_label {
+        if by_role || by_tag || ad_label || sequence_nav {
             if let Some(d) = dropped.get_mut(n as usize) {
                 *d = true;
             }
@@ -873,6 +877,48 @@ fn mark_boilerplate(
             }
         }
     }
+}
+
+/// Nodes [`is_sequence_nav`] reads before answering no.
+const SEQUENCE_NAV_NODES: usize = 48;
+
+/// A line of document-sequence links and their labels only: every link names its relation
+/// to this page (`rel="next"`, `prev`, `up`, `contents`, `index`), with at most a few words
+/// between them. Texinfo heads every node of a single-page manual with one ("Next: …,
+/// Previous: …, Up: … [Contents][Index]"); it is the reader's navigation, not the text.
+fn is_sequence_nav(dom: &Dom, n: NodeId) -> bool {
+    let (mut links, mut other_text) = (0usize, 0usize);
+    for (seen, d) in dom.descendants(n).enumerate() {
+        if seen >= SEQUENCE_NAV_NODES {
+            return false;
+        }
+        match dom.tag(d) {
+            Some(Tag::A) => {
+                let sequence = dom.attr(d, Attr::Rel).is_some_and(|rel| {
+                    rel.split_ascii_whitespace().any(|r| {
+                        ["next", "prev", "previous", "up", "contents", "index"]
+                            .iter()
+                            .any(|w| r.eq_ignore_ascii_case(w))
+                    })
+                });
+                if !sequence {
+                    return false;
+                }
+                links += 1;
+            }
+            Some(_) => {}
+            None => {
+                let inside_link = std::iter::successors(Some(d), |&x| {
+                    Some(dom.node(x).parent).filter(|&p| p != NONE && p != n)
+                })
+                .any(|x| dom.tag(x) == Some(Tag::A));
+                if !inside_link {
+                    other_text += dom.text_of(d).trim().chars().count();
+                }
+            }
+        }
+    }
+    links >= 2 && other_text <= 40
 }
 
 /// Where the subtree of `order[at]` ends in `order` (a pre-order list): at the next sibling

@@ -320,3 +320,35 @@ fn haddock_undocumented_declaration_is_not_a_link_farm() {
     );
     assert!(!pruned(&page).contains("Another story"));
 }
+
+#[test]
+fn document_sequence_navigation_is_dropped() {
+    // Texinfo heads every node of a single-page manual with its Next/Previous/Up links.
+    let header = "<div class=\"header\"><p>Next: <a href=\"#Intro\" accesskey=\"n\" rel=\"next\">\
+        Introduction and preliminaries</a>, Previous: <a href=\"#Top\" accesskey=\"p\" rel=\"prev\">\
+        An Introduction to R</a>, Up: <a href=\"#Top\" rel=\"up\">An Introduction to R</a> &nbsp; \
+        [<a href=\"#SEC_Contents\" rel=\"contents\">Contents</a>][<a href=\"#Index\" rel=\"index\">Index</a>]</p></div>";
+    let page = format!(
+        "<html><body>{header}<div class=\"chapter\"><h2>Preface</h2>{}</div>{header}</body></html>",
+        prose(6)
+    );
+    let md = pruned(&page);
+    assert!(!md.contains("Next:") && !md.contains("Contents"), "{md}");
+    assert!(md.contains("## Preface"), "{md}");
+    // A sentence that links on with `rel` is text.
+    let page = format!(
+        "<html><body><div class=\"post\">{}<p>The story goes on in <a rel=\"next\" href=\"/2\">part two</a>, \
+        after the break and the long detour through the archive of older posts.</p></div></body></html>",
+        prose(6)
+    );
+    assert!(pruned(&page).contains("[part two](/2)"));
+    // pydata-sphinx-theme: the previous/next cards at the end of `main`.
+    let page = format!(
+        "<html><body><main class=\"bd-content\"><h1>minimize</h1>{}<div class=\"prev-next-area\">\
+        <a class=\"left-prev\" href=\"golden.html\" title=\"previous page\"><div class=\"prev-next-info\">\
+        <p class=\"prev-next-subtitle\">previous</p><p class=\"prev-next-title\">minimize_scalar</p></div></a>\
+        </div></main></body></html>",
+        prose(4)
+    );
+    assert!(!pruned(&page).contains("previous"));
+}
