@@ -1029,3 +1029,32 @@ fn the_delimiter_check_leaves_page_text_code_and_links_alone() {
         assert!(out.contains("if *_`p`_ is"), "{html}: {out:?}");
     }
 }
+
+#[test]
+fn no_break_and_plain_spaces_at_an_emphasis_edge_go_outside_its_markers() {
+    // node-html-markdown's tag-edge-whitespace cases: `&nbsp; ` or ` &nbsp;` at the edge of
+    // a span left a space beside its marker, which then could not open or close (the span
+    // lost its emphasis, or a literal `**` showed).
+    let cases = [
+        (
+            "<p>x <b>Label: &nbsp;</b>Value</p>",
+            "<p>x <b>Label:</b> \u{a0}Value</p>",
+        ),
+        (
+            "<p><b>&nbsp; Label: &nbsp;</b>Value</p>",
+            "<p><b>Label:</b> \u{a0}Value</p>",
+        ),
+        ("<p>x <i>&nbsp; y</i> z</p>", "<p>x \u{a0} <i>y</i> z</p>"),
+        ("<p>x <s>y &nbsp; </s>z</p>", "<p>x <s>y</s> \u{a0} z</p>"),
+        // A hard break at the end keeps its backslash.
+        (
+            "<p>a<i>b &nbsp;<br></i>c</p>",
+            "<p>a<i>b</i> \u{a0}<br>c</p>",
+        ),
+    ];
+    for (html, want) in cases {
+        let out = md(html);
+        assert_eq!(shape(&out), want, "{html} gave:\n{out}");
+        assert!(!plain_text(&out).contains('*'), "{html} gave:\n{out}");
+    }
+}

@@ -820,8 +820,10 @@ impl Writer {
         }
         // So does white space that is text (`<i>foo&nbsp;</i>`): a closer after it cannot
         // close. It goes back after the closer, as text.
+        // Spaces mixed in go with it (`<b>Label: &nbsp;</b>`): a space left before the
+        // closer would keep it from closing too. Not a line break: a hard break's `\` stays.
         let kept = if emphasis {
-            self.inline.trim_end_matches(is_text_space).len()
+            self.inline.trim_end_matches(is_edge_space).len()
         } else {
             self.inline.len()
         };
@@ -835,7 +837,7 @@ impl Writer {
         let at = open;
         let body = at + open_len;
         let ws_len = match self.inline.get(body..) {
-            Some(s) if emphasis => s.len() - s.trim_start_matches(is_text_space).len(),
+            Some(s) if emphasis => s.len() - s.trim_start_matches(is_edge_space).len(),
             _ => 0,
         };
         let open = if ws_len > 0 && body + ws_len < self.inline.len() {
@@ -1811,6 +1813,12 @@ fn is_punct(c: char) -> bool {
 /// separation.
 fn is_text_space(c: char) -> bool {
     c.is_whitespace() && !c.is_ascii()
+}
+
+/// White space at the edge of an emphasis span that must move outside its markers: text
+/// white space and the spaces mixed with it (`&nbsp; `).
+fn is_edge_space(c: char) -> bool {
+    c == ' ' || is_text_space(c)
 }
 
 /// A character inside a word: neither white space nor punctuation.
