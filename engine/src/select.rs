@@ -881,6 +881,8 @@ fn mark_boilerplate(
 
 /// Nodes [`is_sequence_nav`] reads before answering no.
 const SEQUENCE_NAV_NODES: usize = 48;
+/// Characters of label text outside links a line of sequence links may hold.
+const SEQUENCE_NAV_WORDS: usize = 40;
 
 /// A line of document-sequence links and their labels only: every link names its relation
 /// to this page (`rel="next"`, `prev`, `up`, `contents`, `index`), with at most a few words
@@ -914,11 +916,15 @@ fn is_sequence_nav(dom: &Dom, n: NodeId) -> bool {
                 .any(|x| dom.tag(x) == Some(Tag::A));
                 if !inside_link {
                     other_text += dom.text_of(d).trim().chars().count();
+                    // Prose: answered at its first words (this runs for every div and p).
+                    if other_text > SEQUENCE_NAV_WORDS {
+                        return false;
+                    }
                 }
             }
         }
     }
-    links >= 2 && other_text <= 40
+    links >= 2
 }
 
 /// Where the subtree of `order[at]` ends in `order` (a pre-order list): at the next sibling
