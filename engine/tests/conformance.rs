@@ -1058,3 +1058,23 @@ fn no_break_and_plain_spaces_at_an_emphasis_edge_go_outside_its_markers() {
         assert!(!plain_text(&out).contains('*'), "{html} gave:\n{out}");
     }
 }
+
+#[test]
+fn an_empty_header_row_stays_the_header() {
+    // turndown-plugin-gfm and htmd: `<thead>` of empty `<th>`s over data is an empty header,
+    // not a reason to make the first data row the header.
+    let out = md("<table><thead><tr><th></th><th><br></th></tr></thead>\
+                  <tbody><tr><td>a</td><td>b</td></tr></tbody></table>");
+    assert_eq!(
+        shape(&out),
+        "<td></td><td></td><td>a</td><td>b</td>",
+        "in:\n{out}"
+    );
+    // A row of `<th>`s right after it is the header itself (the older plugin's case).
+    let out = md("<table><thead><tr><th></th></tr></thead>\
+                  <tbody><tr><th>Heading</th></tr><tr><td>x</td></tr></tbody></table>");
+    assert_eq!(out, "| Heading |\n| --- |\n| x |\n", "in:\n{out}");
+    // An empty header over nothing is no table.
+    let out = md("<table><thead><tr><th></th></tr></thead></table><p>x</p>");
+    assert_eq!(out, "x\n", "in:\n{out}");
+}

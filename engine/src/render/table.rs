@@ -21,6 +21,8 @@ pub struct Table {
     /// Alignment and header-ness of the first row's cells.
     align: Vec<Align>,
     first_row_header: bool,
+    /// The second row is all `<th>` too: it is the header an empty first row gives way to.
+    second_row_header: bool,
     row: Option<Vec<String>>,
     row_all_th: bool,
     /// Rows still covered by a rowspan from above, per column.
@@ -66,6 +68,8 @@ impl Table {
         }
         if self.rows.is_empty() {
             self.first_row_header = self.row_all_th;
+        } else if self.rows.len() == 1 {
+            self.second_row_header = self.row_all_th;
         }
         self.rows.push(row);
     }
@@ -120,7 +124,23 @@ impl Table {
         self.end_row();
         let footer = std::mem::take(&mut self.footer);
         self.rows.extend(footer);
-        self.rows.retain(|r| r.iter().any(|c| !c.is_empty()));
+        // An empty header row of `<th>`s stays above rows with content: promoting the first
+        // data row would make it a header it is not (turndown-plugin-gfm, htmd). A row of
+        // `<th>`s right after it is the header itself.
+        let empty_head = self.first_row_header
+            && !self.second_row_header
+            && self
+                .rows
+                .first()
+                .is_some_and(|r| r.iter().all(|c| c.trim().is_empty()));
+        let mut at = 0;
+        self.rows.retain(|r| {
+            at += 1;
+            (at == 1 && empty_head) || r.iter().any(|c| !c.is_empty())
+        });
+        if empty_head && self.rows.len() == 1 {
+            self.rows.clear();
+        }
         let cols = self.rows.iter().map(Vec::len).max().unwrap_or(0);
         // The caption shows even above a table with no cells.
         if let Some(caption) = self.caption.take().filter(|c| !c.trim().is_empty()) {
