@@ -1397,17 +1397,23 @@ fn with_title_sibling(
     let Some(top_at) = siblings.iter().position(|&(sib, _)| sib == top) else {
         return;
     };
+    let short = |&(sib, ok): &(NodeId, bool)| {
+        !ok && dom.tag(sib).is_some()
+            && !dropped.get(sib as usize).copied().unwrap_or(false)
+            && stats.text(sib) <= TITLE_BLOCK_TEXT
+    };
+    let before = siblings.get(..top_at).unwrap_or_default();
+    // The title is read (a search of the document) only when some sibling could hold it.
+    if !before.iter().any(short) {
+        return;
+    }
     let Some(title) = page_title(dom).filter(|t| t.chars().count() >= 3) else {
         return;
     };
-    let Some(head) = siblings.get(..top_at).and_then(|before| {
-        before.iter().position(|&(sib, ok)| {
-            !ok && dom.tag(sib).is_some()
-                && !dropped.get(sib as usize).copied().unwrap_or(false)
-                && stats.text(sib) <= TITLE_BLOCK_TEXT
-                && holds_title(dom, sib, &title)
-        })
-    }) else {
+    let Some(head) = before
+        .iter()
+        .position(|s| short(s) && holds_title(dom, s.0, &title))
+    else {
         return;
     };
     for (i, (sib, ok)) in siblings.iter_mut().enumerate().take(top_at).skip(head) {
