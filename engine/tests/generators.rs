@@ -1,5 +1,5 @@
 //! Markup of documentation generators found on real pages by `make realdocs` (Doxygen,
-//! Haddock, Erlang/OTP, rustdoc, Scribble, MkDocs, mdBook, RDoc, docutils/numpydoc): each test
+//! Haddock, Erlang/OTP, rustdoc, Scribble, MkDocs, mdBook, RDoc, docutils/numpydoc, GitHub): each test
 //! is a reduced repro of a page that rendered wrong.
 mod common;
 use common::{md, pruned};
@@ -351,4 +351,32 @@ fn document_sequence_navigation_is_dropped() {
         prose(4)
     );
     assert!(!pruned(&page).contains("previous"));
+}
+
+#[test]
+fn role_button_labels_are_dropped_like_buttons() {
+    // GitHub's rendered README: a `<clipboard-copy role="button">Copy</clipboard-copy>` after
+    // every code block.
+    let html = "<div class=\"highlight highlight-source-rust\"><pre>fn main() {}</pre>\
+        <div class=\"zeroclipboard-container\"><clipboard-copy aria-label=\"Copy\" role=\"button\" \
+        tabindex=\"0\" value=\"fn main() {}\">Copy</clipboard-copy></div></div><p>After.</p>";
+    assert_eq!(md(html), "```rust\nfn main() {}\n```\n\nAfter.\n");
+    // A short label on a span, with an icon.
+    assert_eq!(
+        md("<p>Text <span role=\"button\"><svg><path d=\"M0\"/></svg> Show more</span></p>"),
+        "Text\n"
+    );
+    // A link drawn as a button keeps its target; a longer control (an accordion's question)
+    // and a block inside one are content.
+    assert_eq!(
+        md("<p><a role=\"button\" href=\"/dl\">Download</a></p>"),
+        "[Download](/dl)\n"
+    );
+    assert_eq!(
+        md("<div role=\"button\">How do I reset my password?</div><p>Answer.</p>"),
+        "How do I reset my password?\n\nAnswer.\n"
+    );
+    assert_eq!(md("<div role=\"button\"><p>Copy</p></div>"), "Copy\n");
+    // Other roles are not buttons.
+    assert_eq!(md("<span role=\"tab\">Linux</span>"), "Linux\n");
 }

@@ -354,6 +354,7 @@ impl Renderer<'_> {
             || (present & Attr::Class.bit() != 0
                 && tag == Tag::Span
                 && self.dom.has_class_where(id, hover_only))
+            || (present & Attr::Role.bit() != 0 && is_button_label(self.dom, id, tag))
         {
             return false;
         }
@@ -2328,6 +2329,54 @@ fn control_at(b: &[u8], i: usize) -> bool {
 /// darkfish's "click to toggle source" in method headings (`visibility: hidden`).
 fn hover_only(class: &str) -> bool {
     matches!(class, "notable-traits" | "method-click-advice")
+}
+
+/// A control drawn as a button without being a `<button>`: `role="button"` on a span, a div
+/// or a custom element (GitHub's `<clipboard-copy>` after every code block). Dropped like
+/// `<button>` when its label is short ("Copy", "Show more"): such labels are UI, not content.
+/// A link keeps its target, a summary its disclosure, and longer content (an accordion's
+/// question) stays: recall before precision.
+fn is_button_label(dom: &Dom, id: NodeId, tag: Tag) -> bool {
+    const MAX_CHARS: usize = 24;
+    if tag == Tag::Summary
+        || (tag == Tag::A && dom.attr(id, Attr::Href).is_some())
+        || !dom
+            .attr(id, Attr::Role)
+            .is_some_and(|r| r.trim().eq_ignore_ascii_case("button"))
+    {
+        return false;
+    }
+    let mut chars = 0;
+    let mut words = 0;
+    // Bounded: a label is a few nodes (text, an icon); anything bigger is content.
+    for (n, d) in dom.descendants(id).enumerate() {
+        if n >= 16 {
+            return false;
+        }
+        match dom.tag(d) {
+            Some(
+                Tag::Img
+                | Tag::Svg
+                | Tag::Foreign
+                | Tag::I
+                | Tag::Span
+                | Tag::B
+                | Tag::Strong
+                | Tag::Em
+                | Tag::Other,
+            ) => {}
+            Some(_) => return false,
+            None => {
+                let text = dom.text_of(d);
+                chars += text.trim().chars().count();
+                words += text.split_whitespace().count();
+                if chars > MAX_CHARS || words > 3 {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// A docutils classifier (`<dt><strong>x</strong><span class="classifier">int</span></dt>`,
