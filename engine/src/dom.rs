@@ -265,7 +265,7 @@ impl Dom {
 
     /// Whether the element's own attributes hide it from readers: `hidden`,
     /// `aria-hidden="true"`, inline `display:none` / `visibility:hidden`, or a `<dialog>`
-    /// that is not `open`.
+    /// that is not `open` — except a tab panel that a visible tab names (`tabs`).
     #[inline]
     pub fn is_hidden(&self, id: NodeId) -> bool {
         matches!(self.node(id).kind, Kind::Element { hidden: true, .. })

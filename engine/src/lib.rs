@@ -15,6 +15,7 @@ mod lex;
 pub mod meta;
 pub mod render;
 pub mod select;
+mod tabs;
 pub mod tokens;
 pub mod urls;
 
@@ -167,7 +168,8 @@ fn convert_with(input: &[u8], opts: &Options, clock: &mut impl Lap) -> Output {
     let input = input.get(..MAX_INPUT_BYTES).unwrap_or(input);
     let (text, encoding) = decode::decode(input, opts.content_type.as_deref());
     clock.lap(Stage::Decode);
-    let dom = dom::Dom::parse(&text);
+    let mut dom = dom::Dom::parse(&text);
+    tabs::show_named_panels(&mut dom);
     clock.lap(Stage::Parse);
     let page = meta::collect(&dom);
     let urls = urls::Resolver::new(opts.base_url.as_deref(), page.base_href.as_deref());

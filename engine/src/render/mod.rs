@@ -6,6 +6,7 @@ mod writer;
 
 use crate::dom::{Attr, Dom, Kind, NodeId, Tag, NONE};
 use crate::select::{is_hidden, Selection};
+use crate::tabs;
 use crate::urls::{title_suffix, Resolver};
 use table::{parse_align, Table};
 use writer::{Marker, Writer};
@@ -58,6 +59,7 @@ pub fn render_after(
         last_link: None,
         floated: Vec::new(),
         replaying: NONE,
+        tab_labels: Vec::new(),
     };
     for &root in &sel.roots {
         r.walk(root);
@@ -285,6 +287,8 @@ struct Renderer<'a> {
     /// The floated element being written now ([`NONE`] if none): nothing is deferred or
     /// replayed meanwhile, so replaying nests the walk once at most.
     replaying: NodeId,
+    /// Tab panels still to come and the names of their tabs ([`tabs::labelled_panels`]).
+    tab_labels: Vec<(NodeId, String)>,
 }
 
 impl Renderer<'_> {
@@ -355,6 +359,14 @@ impl Renderer<'_> {
                 && tag == Tag::Span
                 && self.dom.has_class_where(id, hover_only))
             || (present & Attr::Role.bit() != 0 && is_button_label(self.dom, id, tag))
+        {
+            return false;
+        }
+        if present & Attr::Role.bit() != 0
+            && self.flatten == 0
+            && self.pre.is_none()
+            && self.code == 0
+            && self.tab_widget(id)
         {
             return false;
         }
@@ -491,6 +503,25 @@ impl Renderer<'_> {
         if !self.floated.is_empty() && self.replaying == NONE {
             self.replay_floated(id);
         }
+    }
+
+    /// A tab list whose tabs name the panels after it is skipped (`true`); a panel so named
+    /// starts with its tab's name in bold.
+    fn tab_widget(&mut self, id: NodeId) -> bool {
+        if tabs::has_role(self.dom, id, "tablist") {
+            if let Some(pairs) = tabs::labelled_panels(self.dom, id) {
+                self.tab_labels.extend(pairs);
+                return true;
+            }
+        } else if let Some(i) = self.tab_labels.iter().position(|&(p, _)| p == id) {
+            let (_, label) = self.tab_labels.swap_remove(i);
+            self.w.begin_block(false);
+            let at = self.w.open_marker("**");
+            self.text(&label);
+            self.w.close_marker(at, 2, "**");
+            self.w.end_block();
+        }
+        false
     }
 
     /// Write the floated elements deferred to after `id`, a heading — or, should the heading
