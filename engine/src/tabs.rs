@@ -1,10 +1,46 @@
 //! Tab widgets (`role="tablist"` over `role="tabpanel"`s: Docusaurus, Starlight, Microsoft
-//! Learn, Bootstrap). A page shows one panel and its tab names in a row; Markdown shows every
-//! panel a tab names, hidden or not (a click away, like a closed `<details>`), each headed by
-//! its tab's name, and the row of names goes: "npm" over `npm install`, "Yarn" over
-//! `yarn add`. A hidden panel no visible tab names stays hidden.
+//! Learn, Bootstrap; MkDocs Material's `div.tabbed-labels` over `div.tabbed-block`s). A page
+//! shows one panel and its tab names in a row; Markdown shows every panel a tab names, hidden
+//! or not (a click away, like a closed `<details>`), each headed by its tab's name, and the
+//! row of names goes: "npm" over `npm install`, "Yarn" over `yarn add`. A hidden panel no
+//! visible tab names stays hidden.
 
-use crate::dom::{Attr, Dom, Kind, NodeId, NONE};
+use crate::dom::{Attr, Dom, Kind, NodeId, Tag, NONE};
+
+/// How a widget marks its tabs and panels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Widget {
+    /// WAI-ARIA roles: `tablist`, `tab`, `tabpanel`.
+    Aria,
+    /// MkDocs Material (pymdownx.tabbed, alternate style): `<label>`s in `div.tabbed-labels`,
+    /// panels `div.tabbed-block`, all in one `div.tabbed-set`.
+    Tabbed,
+}
+
+/// The widget whose tab row `id` is, if it is one.
+pub fn tab_list(dom: &Dom, id: NodeId, tag: Tag) -> Option<Widget> {
+    if has_role(dom, id, "tablist") {
+        Some(Widget::Aria)
+    } else if tag == Tag::Div && dom.has_class(id, &["tabbed-labels"]) {
+        Some(Widget::Tabbed)
+    } else {
+        None
+    }
+}
+
+fn is_tab(dom: &Dom, id: NodeId, widget: Widget) -> bool {
+    match widget {
+        Widget::Aria => has_role(dom, id, "tab"),
+        Widget::Tabbed => dom.tag(id) == Some(Tag::Label),
+    }
+}
+
+fn is_panel(dom: &Dom, id: NodeId, widget: Widget) -> bool {
+    match widget {
+        Widget::Aria => has_role(dom, id, "tabpanel"),
+        Widget::Tabbed => dom.tag(id) == Some(Tag::Div) && dom.has_class(id, &["tabbed-block"]),
+    }
+}
 
 /// At most this many tabs in one widget; more is not a tab row.
 const MAX_TABS: usize = 16;
@@ -29,7 +65,7 @@ pub fn show_named_panels(dom: &mut Dom) {
         {
             continue;
         }
-        if let Some(pairs) = labelled_panels(dom, id) {
+        if let Some(pairs) = labelled_panels(dom, id, Widget::Aria) {
             shown.extend(pairs.into_iter().map(|(panel, _)| panel));
         }
     }
@@ -55,13 +91,17 @@ fn hidden_here(dom: &Dom, mut id: NodeId) -> bool {
 
 /// Each panel of the widget `tablist` heads with its tab's name, in order, when the tabs and
 /// the panels after the list pair up one to one; `None` leaves the list as it is.
-pub fn labelled_panels(dom: &Dom, tablist: NodeId) -> Option<Vec<(NodeId, String)>> {
+pub fn labelled_panels(
+    dom: &Dom,
+    tablist: NodeId,
+    widget: Widget,
+) -> Option<Vec<(NodeId, String)>> {
     let mut labels = Vec::new();
     for (n, d) in dom.descendants(tablist).enumerate() {
         if n >= MAX_NODES || labels.len() > MAX_TABS {
             return None;
         }
-        if dom.tag(d).is_some() && has_role(dom, d, "tab") {
+        if dom.tag(d).is_some() && is_tab(dom, d, widget) {
             let label = text(dom, d);
             if label.is_empty() {
                 return None;
@@ -79,7 +119,7 @@ pub fn labelled_panels(dom: &Dom, tablist: NodeId) -> Option<Vec<(NodeId, String
         if container == NONE {
             return None;
         }
-        if let Some(panels) = panels_after(dom, container, tablist, labels.len()) {
+        if let Some(panels) = panels_after(dom, container, tablist, labels.len(), widget) {
             return Some(panels.into_iter().zip(labels).collect());
         }
     }
@@ -88,7 +128,13 @@ pub fn labelled_panels(dom: &Dom, tablist: NodeId) -> Option<Vec<(NodeId, String
 
 /// The `want` tab panels in `container`, all after `tablist` in document order; not looking
 /// inside a panel, and giving up at another tab list.
-fn panels_after(dom: &Dom, container: NodeId, tablist: NodeId, want: usize) -> Option<Vec<NodeId>> {
+fn panels_after(
+    dom: &Dom,
+    container: NodeId,
+    tablist: NodeId,
+    want: usize,
+    widget: Widget,
+) -> Option<Vec<NodeId>> {
     let mut stack: Vec<NodeId> = dom.children(container).collect();
     stack.reverse();
     let mut seen_list = false;
@@ -106,14 +152,14 @@ fn panels_after(dom: &Dom, container: NodeId, tablist: NodeId, want: usize) -> O
         if dom.tag(id).is_none() {
             continue;
         }
-        if has_role(dom, id, "tabpanel") {
+        if is_panel(dom, id, widget) {
             if !seen_list || panels.len() == want {
                 return None;
             }
             panels.push(id);
             continue;
         }
-        if has_role(dom, id, "tablist") {
+        if tab_list(dom, id, dom.tag(id).unwrap_or(Tag::Other)).is_some() {
             return None;
         }
         let at = stack.len();

@@ -407,6 +407,22 @@ fn tab_panels_are_all_kept_and_named_by_their_tabs() {
 }
 
 #[test]
+fn mkdocs_material_tabs_are_named_by_their_labels() {
+    // pymdownx.tabbed, alternate style: radio inputs, a row of labels, then the blocks.
+    let html = "<div class=\"tabbed-set tabbed-alternate\" data-tabs=\"1:2\">\
+        <input checked id=\"__tabbed_1_1\" name=\"__tabbed_1\" type=\"radio\">\
+        <input id=\"__tabbed_1_2\" name=\"__tabbed_1\" type=\"radio\">\
+        <div class=\"tabbed-labels\"><label for=\"__tabbed_1_1\">Python 3.10+</label>\
+        <label for=\"__tabbed_1_2\">Python 3.8+</label></div><div class=\"tabbed-content\">\
+        <div class=\"tabbed-block\"><pre><code>a: int | None</code></pre></div>\
+        <div class=\"tabbed-block\"><pre><code>a: Optional[int]</code></pre></div></div></div>";
+    assert_eq!(
+        md(html),
+        "**Python 3.10+**\n\n```\na: int | None\n```\n\n**Python 3.8+**\n\n```\na: Optional[int]\n```\n"
+    );
+}
+
+#[test]
 fn unpaired_tabs_stay_a_list() {
     // Two tabs, one panel: nothing to pair, the names stay as the page lists them, and a
     // hidden panel no tab names stays hidden.

@@ -362,11 +362,13 @@ impl Renderer<'_> {
         {
             return false;
         }
-        if present & Attr::Role.bit() != 0
+        if (present & Attr::Role.bit() != 0
+            || !self.tab_labels.is_empty()
+            || (tag == Tag::Div && present & Attr::Class.bit() != 0))
             && self.flatten == 0
             && self.pre.is_none()
             && self.code == 0
-            && self.tab_widget(id)
+            && self.tab_widget(id, tag)
         {
             return false;
         }
@@ -507,9 +509,9 @@ impl Renderer<'_> {
 
     /// A tab list whose tabs name the panels after it is skipped (`true`); a panel so named
     /// starts with its tab's name in bold.
-    fn tab_widget(&mut self, id: NodeId) -> bool {
-        if tabs::has_role(self.dom, id, "tablist") {
-            if let Some(pairs) = tabs::labelled_panels(self.dom, id) {
+    fn tab_widget(&mut self, id: NodeId, tag: Tag) -> bool {
+        if let Some(widget) = tabs::tab_list(self.dom, id, tag) {
+            if let Some(pairs) = tabs::labelled_panels(self.dom, id, widget) {
                 self.tab_labels.extend(pairs);
                 return true;
             }
