@@ -571,11 +571,16 @@ fn class_words(dom: &Dom, id: NodeId) -> impl Iterator<Item = &str> {
 /// `method.set_comment`, `related-functions`), so an id only counts when it is, or starts
 /// with, an unambiguous boilerplate word.
 fn boilerplate_named<'a>(dom: &'a Dom, id: NodeId, verdicts: &mut Verdicts<'a>) -> bool {
-    if dom
-        .attr(id, Attr::Class)
-        .is_some_and(|c| verdicts.is_negative(c))
-    {
-        return true;
+    if let Some(class) = dom.attr(id, Attr::Class) {
+        // A docutils admonition is named after its title (`admonition
+        // admonition-you-can-t-share-pickles-between-versions`): its words are the text's,
+        // not the page's furniture.
+        let admonition = class
+            .split_ascii_whitespace()
+            .any(|w| w.eq_ignore_ascii_case("admonition"));
+        if !admonition && verdicts.is_negative(class) {
+            return true;
+        }
     }
     let Some(name) = dom.attr(id, Attr::Id) else {
         return false;
@@ -1223,7 +1228,12 @@ fn score_candidates(
         let content = 1.0 + commas + (len as f32 / 100.0).min(3.0);
         // A cell of a layout table is a page column: it can itself be the content (old
         // table-layout news pages keep the whole article in one `<td>`).
-        let layout_cell = tag == Tag::Td && in_layout_table(dom, id, &mut layout_cache);
+        // Not the code beside a listing's line numbers, though: that table is no column.
+        let layout_cell = tag == Tag::Td
+            && in_layout_table(dom, id, &mut layout_cache)
+            && !dom
+                .children(dom.node(id).parent)
+                .any(|c| crate::render::gutter_cell(dom, c));
         let mut anc = if layout_cell { id } else { dom.node(id).parent };
         let mut level = 0;
         while anc != NONE && level < 5 {
@@ -1279,7 +1289,7 @@ fn score_candidates(
     if up != NONE
         && up != top
         && dom.tag(up) == Some(Tag::Table)
-        && !crate::render::is_layout_table(dom, up)
+        && (!crate::render::is_layout_table(dom, up) || crate::render::is_code_listing(dom, up))
     {
         top = dom.node(up).parent;
     } else if dom.tag(top) == Some(Tag::Table) && !crate::render::is_layout_table(dom, top) {
@@ -1692,7 +1702,8 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             && !reference
             && !rich
             && !introduced(dom, n)
-            && !entry_among_prose(dom, stats, n);
+            && !entry_among_prose(dom, stats, n)
+            && !titled_names(dom, n);
         let form = tag == Tag::Form;
         if link_farm || form || comment_thread(dom, n) {
             if let Some(d) = sel.dropped.get_mut(n as usize) {
@@ -1736,6 +1747,43 @@ fn entry_among_prose(dom: &Dom, stats: &Stats, n: NodeId) -> bool {
         }
     }
     prose >= 3 && prose > farms
+}
+
+/// Links [`titled_names`] reads before answering no.
+const TITLED_NAMES_LINKS: usize = 64;
+
+/// A heading, then links whose texts are single words: a list of names under its title
+/// (gi-docgen's "Ancestors" and "Implements": `GtkWidget`, `GObject`), the section's
+/// content. Related-story boxes and menus link phrases of several words.
+fn titled_names(dom: &Dom, n: NodeId) -> bool {
+    let first = dom
+        .children(n)
+        .find(|&c| dom.tag(c).is_some() || !dom.text_of(c).trim().is_empty());
+    if !matches!(
+        first.and_then(|c| dom.tag(c)),
+        Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+    ) {
+        return false;
+    }
+    let mut links = 0usize;
+    for a in dom.descendants(n).filter(|&d| dom.tag(d) == Some(Tag::A)) {
+        links += 1;
+        if links > TITLED_NAMES_LINKS {
+            return false;
+        }
+        let mut text = String::new();
+        for d in dom.descendants(a) {
+            text.push_str(dom.text_of(d));
+            if text.len() > 80 {
+                return false;
+            }
+        }
+        // An empty link is the heading's permalink or an icon: no name, no phrase.
+        if text.split_whitespace().nth(1).is_some() {
+            return false;
+        }
+    }
+    links > 0
 }
 
 /// A block the text before it announces: the previous element is a heading ("See Also")

@@ -451,3 +451,86 @@ fn hidden_tab_panels_no_visible_tab_names_stay_hidden() {
         assert_eq!(pruned(html), "Intro.\n", "{html}");
     }
 }
+
+#[test]
+fn gtkdoc_listing_frame_is_a_code_block_without_line_numbers() {
+    // gtk-doc puts each example in a two-cell table: the line numbers, then the code.
+    let html = "<div class=\"informalexample\"><table class=\"listing_frame\" border=\"0\"><tbody><tr>\
+        <td class=\"listing_lines\" align=\"right\"><pre>1\n2</pre></td>\
+        <td class=\"listing_code\"><pre class=\"programlisting\"><span class=\"n\">GHashTableIter</span> iter;\n\
+        <span class=\"n\">gpointer</span> key, value;</pre></td>\
+        </tr></tbody></table></div><p>After.</p>";
+    assert_eq!(
+        md(html),
+        "```\nGHashTableIter iter;\ngpointer key, value;\n```\n\nAfter.\n"
+    );
+}
+
+#[test]
+fn docbook_footnote_mark_keeps_its_space() {
+    // DocBook's footnote text starts with its mark, the space inside the `<sup>`.
+    let html = "<div class=\"footnote\"><p><a href=\"#id-1\" class=\"para\"><sup class=\"para\">[2] </sup></a>Its behaviour.</p></div>";
+    assert_eq!(md(html), "[^(\\[2\\])](#id-1) Its behaviour.\n");
+}
+
+#[test]
+fn sphinx_admonition_named_after_its_title_is_kept() {
+    // A docutils admonition's class is its title's slug, which may hold a boilerplate word.
+    let page = format!(
+        "<html><body><div class=\"document\"><div class=\"section\"><h1>QuerySet API</h1>{}\
+        <div class=\"admonition-you-can-t-share-pickles-between-versions admonition\">\
+        <p class=\"first admonition-title\">You can't share pickles between versions</p>\
+        <p class=\"last\">Pickles of QuerySets are only valid for the version of Django that was used to generate them.</p>\
+        </div>{}</div></div></body></html>",
+        prose(4),
+        prose(2)
+    );
+    let md = pruned(&page);
+    assert!(md.contains("Pickles of QuerySets are only valid"), "{md}");
+    // Without the admonition class the name still drops a sharing box.
+    let page = format!(
+        "<html><body><div class=\"document\"><div class=\"section\"><h1>QuerySet API</h1>{}\
+        <div class=\"share-box\"><p>Share this page with your friends on every network.</p></div>{}</div></div></body></html>",
+        prose(4),
+        prose(2)
+    );
+    assert!(!pruned(&page).contains("Share this page"));
+}
+
+#[test]
+fn gidocgen_titled_lists_of_type_names_are_kept() {
+    // A class page's hierarchy: a heading, then one link per type name. Not a link farm.
+    let names = |title: &str, id: &str, items: &[&str]| {
+        let lis: String = items
+            .iter()
+            .map(|n| format!("<li class=\"class\"><a href=\"class.{n}.html\">Gtk{n}</a></li>"))
+            .collect();
+        format!(
+            "<div class=\"toggle-wrapper {id}\"><h4 id=\"{id}\">{title} <a href=\"#{id}\" class=\"anchor\"></a></h4>\
+            <div class=\"docblock\"><ul>{lis}</ul></div></div>"
+        )
+    };
+    let page = format!(
+        "<html><body><section id=\"main\" class=\"content\"><section><summary><div class=\"toggle-wrapper\">\
+        <h4>Description</h4><div class=\"docblock\">{}</div></div></summary>{}{}\
+        <div class=\"toggle-wrapper methods\"><h4>Instance methods</h4><div class=\"docblock\">{}</div></div>\
+        </section></section></body></html>",
+        prose(5),
+        names("Ancestors", "ancestors", &["Widget", "InitiallyUnowned"]),
+        names("Implements", "implements", &["Accessible", "Buildable", "Orientable"]),
+        prose(5)
+    );
+    let md = pruned(&page);
+    assert!(md.contains("Ancestors"), "{md}");
+    assert!(
+        md.contains("[GtkOrientable](class.Orientable.html)"),
+        "{md}"
+    );
+    // A titled box of story links is still a farm.
+    let page = format!(
+        "<html><body><div class=\"post\">{}<div class=\"more\"><h4>More stories</h4>\
+        <ul><li><a href=\"/a\">Another story here</a></li><li><a href=\"/b\">And another story</a></li></ul></div></div></body></html>",
+        prose(6)
+    );
+    assert!(!pruned(&page).contains("Another story"));
+}

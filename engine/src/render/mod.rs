@@ -14,6 +14,7 @@ use writer::{Marker, Writer};
 pub use escape::longest_run;
 pub(crate) use escape::looks_like_entity;
 pub use table::is_layout as is_layout_table;
+pub use table::{gutter_cell, is_code_listing};
 
 /// Render the selected content of `dom` as Markdown.
 pub fn render(dom: &Dom, sel: &Selection, urls: &Resolver, size_hint: usize) -> String {
@@ -1138,8 +1139,14 @@ impl Renderer<'_> {
         match exit {
             Exit::Nothing | Exit::Sup(false) => {}
             Exit::Sup(true) => {
+                // Space ending the text (DocBook's footnote mark `<sup>[2] </sup>`) goes
+                // after the parenthesis.
+                let trail = self.w.space == writer::Space::Pending;
                 self.w.space = writer::Space::None;
                 self.w.raw(")");
+                if trail {
+                    self.w.space = writer::Space::Pending;
+                }
             }
             Exit::Soft => self.w.soft_boundary(),
             Exit::Block => self.w.end_block(),
@@ -2091,7 +2098,8 @@ fn is_separator(s: &str) -> bool {
 const FLOATED: &[&str] = &["rightside", "out-of-band"];
 
 /// Line numbers that highlighters put beside or inside code (Pygments `linenos`, Rouge
-/// `rouge-gutter`, highlight.js `hljs-ln-numbers`, GitHub `blob-num`, …): they are not code.
+/// `rouge-gutter`, highlight.js `hljs-ln-numbers`, GitHub `blob-num`, gtk-doc
+/// `listing_lines`, …): they are not code.
 pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
     if !matches!(
         tag,
@@ -2113,6 +2121,7 @@ pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
                 | "hljs-ln-numbers"
                 | "ln-num"
                 | "line-number"
+                | "listing_lines"
         )
     })
 }

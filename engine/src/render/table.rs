@@ -228,6 +228,38 @@ pub fn parse_align(align_attr: Option<&str>, style: Option<&str>) -> Align {
     }
 }
 
+/// A cell of line numbers beside code (Pygments `td.linenos`, Rouge `td.rouge-gutter`,
+/// gtk-doc `td.listing_lines`, …).
+pub fn gutter_cell(dom: &Dom, cell: NodeId) -> bool {
+    dom.has_class(
+        cell,
+        &[
+            "linenos",
+            "rouge-gutter",
+            "gutter",
+            "blob-num",
+            "hljs-ln-numbers",
+            "listing_lines",
+        ],
+    )
+}
+
+/// A code listing laid out as a table: a row with a line-number cell beside the code
+/// (Pygments `table.highlighttable`, gtk-doc `table.listing_frame`). It is layout, but no
+/// page column: the content is what holds it. Only the rows of the table itself are read.
+pub fn is_code_listing(dom: &Dom, table: NodeId) -> bool {
+    let beside_gutter = |row: NodeId| {
+        dom.tag(row) == Some(Tag::Tr)
+            && dom
+                .children(row)
+                .any(|c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)) && gutter_cell(dom, c))
+    };
+    dom.children(table).any(|c| match dom.tag(c) {
+        Some(Tag::Tbody | Tag::Thead | Tag::Tfoot) => dom.children(c).any(beside_gutter),
+        _ => beside_gutter(c),
+    })
+}
+
 /// Whether a `<table>` is page layout rather than data: marked presentational, one column
 /// without a header (`<th>`, `<thead>`, `<caption>`: a one-column table with one is a list of
 /// data under its heading), or holding structure no GFM cell can (nested tables, headings,
@@ -258,20 +290,7 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
                 structure = true;
                 continue;
             }
-            Tag::Td | Tag::Th
-                if dom.has_class(
-                    id,
-                    &[
-                        "linenos",
-                        "rouge-gutter",
-                        "gutter",
-                        "blob-num",
-                        "hljs-ln-numbers",
-                    ],
-                ) =>
-            {
-                return true
-            }
+            Tag::Td | Tag::Th if gutter_cell(dom, id) => return true,
             Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => structure = true,
             // A heading alone in its row is written before the rows after it (judged below).
             Tag::Tr if heading_row(dom, id).is_some() => {
