@@ -10,7 +10,7 @@
 #   make adversarial  hostile inputs at n and 4n through md-convert (time, RSS, ratio)
 #   make conformance  md-convert against six other converters' test suites (conformance/), gated
 #                   on conformance/baseline.json (seconds; docs/CONFORMANCE.md; in `make test`)
-#   make realdocs   md-convert on 39 real documentation pages of 18 generators from Debian's -doc
+#   make realdocs   md-convert on 47 real documentation pages of 21 generators from Debian's -doc
 #                   packages (apt-get download; not in `make test`): headings, links, code, cells, words
 #   make oci        OCI image of the filter (deploy/oci/Dockerfile) where Docker runs; prints its sha256
 #   make web        the engine as an npm package (wasm-pack, bundler target) in web/pkg
@@ -145,7 +145,8 @@ readability: setup
 		--pages "$$dir/test-pages" $(READABILITY_ARGS)
 
 # Faithfulness on real generated documentation (Doxygen, AsciiDoc, Python's Sphinx docs, qdoc,
-# vim2html, SQLite, Haddock, erl_docgen, pod2html, pydoc): pages from Debian's -doc packages
+# vim2html, SQLite, Haddock, erl_docgen, pod2html, pydoc, gtk-doc, gi-docgen, Django's Sphinx theme,
+# …): pages from Debian's -doc packages
 # (apt-get download, Debian only; not part of `make test`); see docs/CONFORMANCE.md.
 realdocs:
 	$(CARGO) build --release -p md-convert
