@@ -534,3 +534,26 @@ fn gidocgen_titled_lists_of_type_names_are_kept() {
     );
     assert!(!pruned(&page).contains("Another story"));
 }
+#[test]
+fn sphinx_signature_permalink_after_punctuation_is_dropped() {
+    // Sphinx's `dt.sig` ends in `<em class="property">… (optional))</em><a class="headerlink"
+    // href="#own-id">¶</a>`: the glyph settled the emphasis before it (its markers went) and
+    // the shifted text kept the `¶`.
+    let html = "<dl><dt class=\"sig sig-object rst\" id=\"opt-x\"><span class=\"sig-name descname\">\
+        <span class=\"pre\">:linenothreshold:</span></span><em class=\"property\"> <span class=\"pre\">\
+        (number</span> <span class=\"pre\">(optional))</span></em><a class=\"headerlink\" href=\"#opt-x\" \
+        title=\"Permalink to this definition\">¶</a></dt><dd><p>Text.</p></dd></dl>";
+    assert_eq!(
+        md(html),
+        "**:linenothreshold: _(number (optional))_**\n\nText.\n"
+    );
+    assert_eq!(
+        md("<p id=\"a\"><em>(y)</em><a href=\"#a\">¶</a></p>"),
+        "_(y)_\n"
+    );
+    // A self link with words is kept as text.
+    assert_eq!(
+        md("<p id=\"a\"><em>(y)</em><a href=\"#a\">again</a></p>"),
+        "(y)again\n"
+    );
+}

@@ -901,6 +901,12 @@ impl Renderer<'_> {
                 // A link to the element it sits in (`<h2 id=x><a href="#x">Title</a></h2>`) says
                 // nothing a reader needs: keep the text, drop the link.
                 if href.is_some() && links_to_itself(dom, id) {
+                    // A permalink glyph (Sphinx's `¶` after a signature) is left out before it
+                    // is written: written, its text could settle a closer before it (`*(y)*¶`
+                    // drops the markers), moving what the link's exit would cut back to.
+                    if glyph_only_link(dom, id) {
+                        return None;
+                    }
                     return Some(Exit::SelfLink(self.w.inline.len()));
                 }
                 match href {
@@ -1964,6 +1970,25 @@ fn grid_columns(dom: &Dom, id: NodeId) -> Option<usize> {
         "four-column-summary" => Some(4),
         _ => None,
     })
+}
+
+/// Nodes [`glyph_only_link`] reads before answering no.
+const GLYPH_LINK_NODES: usize = 4;
+
+/// A link whose whole text is a permalink or icon-font glyph, with no image.
+fn glyph_only_link(dom: &Dom, a: NodeId) -> bool {
+    let mut text = String::new();
+    for (seen, n) in dom.descendants(a).enumerate() {
+        if seen > GLYPH_LINK_NODES || matches!(dom.tag(n), Some(Tag::Img | Tag::Svg)) {
+            return false;
+        }
+        text.push_str(dom.text_of(n));
+        if text.len() > 16 {
+            return false;
+        }
+    }
+    let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{200b}');
+    !text.is_empty() && (is_permalink_glyph(text) || is_icon_glyph(text))
 }
 
 /// Link text that only marks a permalink ("¶", "#", "§", "🔗"), or looks empty (Docusaurus
