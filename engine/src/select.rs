@@ -588,14 +588,60 @@ fn boilerplate_named<'a>(dom: &'a Dom, id: NodeId, verdicts: &mut Verdicts<'a>) 
     let listed = |list: &[&str], w: &str| list.iter().any(|l| l.eq_ignore_ascii_case(w));
     // Ids are often long (headings, API names): no longer one can be listed, and its first
     // part is only looked for among the bytes a listed prefix could take.
-    if name.len() <= LONGEST_ID && listed(BOILERPLATE_IDS, name) {
-        return true;
+    let named = (name.len() <= LONGEST_ID && listed(BOILERPLATE_IDS, name))
+        || name
+            .bytes()
+            .take(LONGEST_ID + 1)
+            .position(|b| b == b'-' || b == b'_')
+            .and_then(|cut| name.get(..cut))
+            .is_some_and(|first| listed(ID_PREFIXES, first));
+    named && !named_after_heading(dom, id, name)
+}
+
+/// A section whose id is its heading's anchor: the element opens with a heading whose text,
+/// as a slug (`Cookies` → `cookies`, `Share Memory` → `share-memory`), is the id. Sphinx,
+/// MkDocs and most static-site generators name sections so; the id says what the section is
+/// about (Flask's "Cookies" chapter), not that it is a cookie banner.
+fn named_after_heading(dom: &Dom, id: NodeId, name: &str) -> bool {
+    let Some(first) = dom.children(id).find(|&c| match dom.node(c).kind {
+        Kind::Element { .. } => true,
+        Kind::Text { .. } => !dom.text_of(c).trim().is_empty(),
+        _ => false,
+    }) else {
+        return false;
+    };
+    if !matches!(
+        dom.tag(first),
+        Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+    ) {
+        return false;
     }
-    name.bytes()
-        .take(LONGEST_ID + 1)
-        .position(|b| b == b'-' || b == b'_')
-        .and_then(|cut| name.get(..cut))
-        .is_some_and(|first| listed(ID_PREFIXES, first))
+    // The slug, compared byte by byte with the id as it is built: letters and digits as
+    // they are (ASCII case ignored), every other run one `-`, none at either end.
+    let mut want = name.bytes();
+    let mut dash = false;
+    for n in dom.descendants(first) {
+        for c in dom.text_of(n).chars() {
+            if c.is_alphanumeric() {
+                if dash {
+                    if want.next() != Some(b'-') {
+                        return false;
+                    }
+                    dash = false;
+                }
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    if !want.next().is_some_and(|w| w.eq_ignore_ascii_case(&b)) {
+                        return false;
+                    }
+                }
+            } else if want.len() < name.len() {
+                // Not before the first letter: the slug has no leading `-`.
+                dash = true;
+            }
+        }
+    }
+    want.len() == 0
 }
 
 /// The longest of [`BOILERPLATE_IDS`] and [`ID_PREFIXES`] (`breadcrumbs`).
@@ -812,7 +858,7 @@ fn mark_boilerplate(
             .any(role_is);
         let by_tag = match tag {
             Tag::Nav | Tag::Footer | Tag::Search => true,
-            Tag::Aside => !is_footnote(dom, n, role),
+            Tag::Aside => !is_footnote(dom, n, role) && !docutils_box(dom, n),
             // A page header outside any article is site chrome, unless it holds the headline.
             Tag::Header => fallback && !flags.in_semantic(n) && dom.find(n, Tag::H1).is_none(),
             Tag::Form => role_is("search"),
@@ -837,6 +883,8 @@ fn mark_boilerplate(
                 | Tag::Other
         ) && boilerplate_named(dom, n, &mut verdicts)
             && !holds_root[n as usize]
+            && !docutils_box(dom, n)
+            && !(tag == Tag::P && docutils_box_title(dom, n) && docutils_box(dom, parent))
             && !(is_toctree(dom, n) && holds_document(dom, n, &mut doc_budget))
             && !(fallback && title_block(dom, n));
         // `Other` takes in the `<font>` blocks of table-layout pages.
@@ -1027,6 +1075,20 @@ fn is_footnote(dom: &Dom, n: NodeId, role: Option<&str>) -> bool {
     }) || dom.has_class_where(n, |c| {
         matches!(c, "footnote" | "footnote-list" | "footnotes" | "endnotes")
     })
+}
+
+/// A docutils sidebar or topic (`.. sidebar::`, `.. topic::`: `<aside class="sidebar">` or
+/// `<div class="sidebar">` opening with `<p class="sidebar-title">`): a box of the author's
+/// text beside the prose, not the site's sidebar.
+fn docutils_box(dom: &Dom, n: NodeId) -> bool {
+    dom.children(n)
+        .find(|&c| dom.tag(c).is_some())
+        .is_some_and(|c| dom.tag(c) == Some(Tag::P) && docutils_box_title(dom, c))
+}
+
+/// A docutils sidebar's or topic's title paragraph (named like a sidebar too).
+fn docutils_box_title(dom: &Dom, p: NodeId) -> bool {
+    dom.has_class(p, &["sidebar-title", "sidebar-subtitle", "topic-title"])
 }
 
 /// A page header named so (`div#header`) that holds the headline is the document's title

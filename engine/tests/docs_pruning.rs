@@ -401,3 +401,53 @@ fn asciidoc_header_block_with_the_headline_is_kept() {
     assert!(md.contains("## SECTION 3"), "{md}");
     assert!(!md.contains("Last updated"), "{md}");
 }
+
+#[test]
+fn docutils_sidebar_and_topic_boxes_are_kept() {
+    // Sphinx's own docs (docutils >= 0.18): `.. sidebar::` is an `<aside class="sidebar">`
+    // opening with its title paragraph; named like a site sidebar, it was dropped whole.
+    let page = r##"<html><body><div class="body" role="main"><section id="defining">
+<h1>Defining document structure</h1><p>Sphinx uses a custom directive to add relations.</p>
+<aside class="sidebar"><p class="sidebar-title">reStructuredText directives</p>
+<p>A directive is a very versatile piece of markup.</p></aside>
+<div class="topic"><p class="topic-title">Topic title</p><p>Topic text.</p></div>
+<div class="sidebar"><p class="sidebar-title">Old writer</p><p class="sidebar-subtitle">Sub</p>
+<p>HTML4 sidebar text.</p></div>
+<aside class="sidebar"><h3>Site links</h3><p>Not the document.</p></aside>
+<div class="sidebar"><p>Other site sidebar.</p></div>
+</section></div></body></html>"##;
+    let md = pruned(page);
+    for kept in [
+        "reStructuredText directives",
+        "very versatile piece of markup",
+        "Topic title",
+        "Old writer",
+        "Sub",
+        "HTML4 sidebar text.",
+    ] {
+        assert!(md.contains(kept), "{kept}: {md}");
+    }
+    // Sidebars without a docutils title are what they were: beside the content.
+    assert!(!md.contains("Site links"), "{md}");
+    assert!(!md.contains("Other site sidebar"), "{md}");
+}
+
+#[test]
+fn a_section_named_after_its_heading_is_not_boilerplate() {
+    // Flask's quickstart: `<section id="cookies">` under its "Cookies" heading (Sphinx
+    // derives section ids from headings) was dropped as a cookie banner.
+    let page = r##"<html><body><div class="body" role="main"><section id="quickstart">
+<h1>Quickstart</h1><p>Eager to get started? This page gives an introduction.</p>
+<section id="cookies"><h3>Cookies<a class="headerlink" href="#cookies">¶</a></h3>
+<p>To access cookies you can use the cookies attribute.</p></section>
+<div class="section" id="share-memory"><h2>Share  Memory!</h2><p>Shared pages.</p></div>
+<div id="cookie"><p>We use cookies on this site.</p></div>
+<section id="cookies"><h3>Cookie settings</h3><p>Accept all?</p></section>
+</section></div></body></html>"##;
+    let md = pruned(page);
+    assert!(md.contains("### Cookies\n\nTo access cookies"), "{md}");
+    assert!(md.contains("## Share Memory!\n\nShared pages."), "{md}");
+    // Named so without such a heading: still a banner.
+    assert!(!md.contains("We use cookies"), "{md}");
+    assert!(!md.contains("Accept all"), "{md}");
+}
