@@ -11,7 +11,7 @@
 #   make conformance  md-convert against six other converters' test suites (conformance/), gated
 #                   on conformance/baseline.json (seconds; docs/CONFORMANCE.md; in `make test`)
 #   make realdocs   md-convert on 47 real documentation pages of 21 generators from Debian's -doc
-#                   packages (apt-get download; not in `make test`): headings, links, code, cells, words
+#                   packages and man pages (apt-get download; not in `make test`): headings, links, code, cells, words
 #   make oci        OCI image of the filter (deploy/oci/Dockerfile) where Docker runs; prints its sha256
 #   make web        the engine as an npm package (wasm-pack, bundler target) in web/pkg
 #   make playground build the browser playground and serve it on 127.0.0.1:8088 (PLAYGROUND_PORT)
@@ -146,7 +146,7 @@ readability: setup
 
 # Faithfulness on real generated documentation (Doxygen, AsciiDoc, Python's Sphinx docs, qdoc,
 # vim2html, SQLite, Haddock, erl_docgen, pod2html, pydoc, gtk-doc, gi-docgen, Django's Sphinx theme,
-# …): pages from Debian's -doc packages
+# mandoc, Sphinx's and Flask's themes, …): pages from Debian's -doc packages and man pages
 # (apt-get download, Debian only; not part of `make test`); see docs/CONFORMANCE.md.
 realdocs:
 	$(CARGO) build --release -p md-convert
