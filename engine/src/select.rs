@@ -641,7 +641,34 @@ fn named_after_heading(dom: &Dom, id: NodeId, name: &str) -> bool {
             }
         }
     }
-    want.len() == 0
+    // A list of links under its heading (`<div id="related"><h2>Related</h2><ul>…`) is what
+    // its name says, whatever the heading.
+    want.len() == 0 && !mostly_links(dom, id)
+}
+
+/// Nodes [`mostly_links`] reads: what it has seen by then decides.
+const MOSTLY_LINKS_NODES: usize = 2000;
+
+/// Whether at least half the text under `id` (of its first [`MOSTLY_LINKS_NODES`] nodes) is
+/// link text.
+fn mostly_links(dom: &Dom, id: NodeId) -> bool {
+    let (mut text, mut linked) = (0usize, 0usize);
+    for n in dom.descendants(id).take(MOSTLY_LINKS_NODES) {
+        let len = dom.text_of(n).trim().len();
+        if len == 0 {
+            continue;
+        }
+        text += len;
+        let in_link = std::iter::successors(Some(dom.node(n).parent), |&x| {
+            Some(dom.node(x).parent).filter(|&p| p != NONE && x != id)
+        })
+        .take_while(|&x| x != NONE)
+        .any(|x| dom.tag(x) == Some(Tag::A) && dom.attr(x, Attr::Href).is_some());
+        if in_link {
+            linked += len;
+        }
+    }
+    linked * 2 >= text && text > 0
 }
 
 /// The longest of [`BOILERPLATE_IDS`] and [`ID_PREFIXES`] (`breadcrumbs`).

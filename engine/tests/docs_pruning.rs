@@ -443,6 +443,8 @@ fn a_section_named_after_its_heading_is_not_boilerplate() {
 <div class="section" id="share-memory"><h2>Share  Memory!</h2><p>Shared pages.</p></div>
 <div id="cookie"><p>We use cookies on this site.</p></div>
 <section id="cookies"><h3>Cookie settings</h3><p>Accept all?</p></section>
+<div id="related"><h2>Related</h2><ul><li><a href="/a">Another page</a></li>
+<li><a href="/b">One more page</a></li></ul></div>
 </section></div></body></html>"##;
     let md = pruned(page);
     assert!(md.contains("### Cookies\n\nTo access cookies"), "{md}");
@@ -450,4 +452,6 @@ fn a_section_named_after_its_heading_is_not_boilerplate() {
     // Named so without such a heading: still a banner.
     assert!(!md.contains("We use cookies"), "{md}");
     assert!(!md.contains("Accept all"), "{md}");
+    // Links under a heading that names the block: still what the id says.
+    assert!(!md.contains("Another page"), "{md}");
 }
