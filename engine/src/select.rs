@@ -783,9 +783,27 @@ fn is_negative(words: &str) -> bool {
             .is_some_and(u8::is_ascii_alphanumeric)
     };
     matches.any(|m| {
-        m.pattern().as_usize() < NEGATIVE_SUBSTR.len()
-            || (!alnum_at(m.start().checked_sub(1)) && !alnum_at(Some(m.end())))
+        let substr = NEGATIVE_SUBSTR.get(m.pattern().as_usize());
+        match substr {
+            Some(&"comment") => !deprecation_note(words, m.start()),
+            Some(_) => true,
+            None => !alnum_at(m.start().checked_sub(1)) && !alnum_at(Some(m.end())),
+        }
     })
+}
+
+/// Whether the class word holding byte `at` of `words` names a deprecation note (Javadoc's
+/// `div.deprecation-comment`: why an API is deprecated and what replaces it), documentation
+/// rather than a reader comment section.
+fn deprecation_note(words: &str, at: usize) -> bool {
+    let head = words.get(..at).unwrap_or("");
+    let start = head
+        .rfind(|c: char| c.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    words
+        .get(start..at)
+        .and_then(|w| w.get(..9))
+        .is_some_and(|p| p.eq_ignore_ascii_case("deprecati"))
 }
 
 /// [`is_negative`] for the last few class values seen: siblings (list items, table rows,

@@ -1,6 +1,7 @@
 //! Markup of documentation generators found on real pages by `make realdocs` (Doxygen,
-//! Haddock, Erlang/OTP, rustdoc, Scribble, MkDocs, mdBook, RDoc, docutils/numpydoc, GitHub): each test
-//! is a reduced repro of a page that rendered wrong.
+//! Haddock, Erlang/OTP, rustdoc, Scribble, MkDocs, mdBook, RDoc, docutils/numpydoc, GitHub,
+//! gtk-doc, gi-docgen, Sphinx themes, Javadoc, tab widgets): each test is a reduced repro of a
+//! page that rendered wrong.
 mod common;
 use common::{md, pruned};
 
@@ -555,5 +556,68 @@ fn sphinx_signature_permalink_after_punctuation_is_dropped() {
     assert_eq!(
         md("<p id=\"a\"><em>(y)</em><a href=\"#a\">again</a></p>"),
         "(y)again\n"
+    );
+}
+
+
+/// Javadoc's (HTML5 doclet) summary table: a CSS grid of `div`s, its cells in row order.
+const JAVADOC_GRID: &str = "<div class=\"summary-table two-column-summary\">\n\
+    <div class=\"table-header col-first\">Class</div>\n\
+    <div class=\"table-header col-last\">Description</div>\n\
+    <div class=\"col-first even-row-color\"><a href=\"CharSet.html\">CharSet</a></div>\n\
+    <div class=\"col-last even-row-color\">\n<div class=\"block\">A set of characters.</div>\n</div>\n\
+    <div class=\"col-first odd-row-color\"><a href=\"CharEncoding.html\">CharEncoding</a></div>\n\
+    <div class=\"col-last odd-row-color\">Deprecated.\n<div class=\"deprecation-comment\">Java 7 introduced \
+    <a href=\"https://docs.example/StandardCharsets.html\"><code>StandardCharsets</code></a>.</div>\n</div>\n\
+    </div>";
+
+#[test]
+fn javadoc_grid_cell_after_a_link_keeps_its_spaces() {
+    // The link `[` taken with the first cell was still "fresh" for the next: the space after
+    // its first word was dropped ("Aset of characters.").
+    let out = md(JAVADOC_GRID);
+    assert!(
+        out.contains("| [CharSet](CharSet.html) | A set of characters. |"),
+        "{out}"
+    );
+}
+
+#[test]
+fn javadoc_deprecation_comment_is_documentation() {
+    // `div.deprecation-comment` says why an API is deprecated and what replaces it: not a
+    // reader comment section, though its class holds "comment".
+    let page = format!(
+        "<html><body><main><h1>Package org.example</h1>{}{JAVADOC_GRID}\
+        <div class=\"deprecation-block\"><span class=\"deprecated-label\">Deprecated.</span>\n\
+        <div class=\"deprecation-comment\">As of 3.6, use Apache Commons Text instead.</div></div>\
+        </main></body></html>",
+        prose(4)
+    );
+    let out = pruned(&page);
+    assert!(
+        out.contains("| Deprecated. Java 7 introduced [`StandardCharsets`](https://docs.example/StandardCharsets.html). |"),
+        "{out}"
+    );
+    assert!(out.contains("use Apache Commons Text instead"), "{out}");
+    // A comment section is still one.
+    let page = format!(
+        "<html><body><main><h1>Post</h1>{}<div class=\"post-comment\"><p>Great post, thanks!</p></div>\
+        </main></body></html>",
+        prose(4)
+    );
+    assert!(!pruned(&page).contains("Great post"));
+}
+
+#[test]
+fn javadoc_no_break_space_beside_a_link_in_code_stays() {
+    // Member signatures: `<code>` holding type links, each parameter's type and name joined
+    // by a no-break space. The span is split around the links; the space stays between.
+    let html = "<div class=\"col-second\"><code><a href=\"#abbreviate(java.lang.String,int)\">abbreviate</a>\
+        (<a href=\"String.html\">String</a>&nbsp;str, int&nbsp;maxWidth)</code></div>\
+        <p><code>static &lt;L,R&gt;&nbsp;<a href=\"Pair.html\">Pair</a>&lt;L,R&gt;</code></p>";
+    assert_eq!(
+        md(html),
+        "[`abbreviate`](<#abbreviate(java.lang.String,int)>)`(`[`String`](String.html) `str, int\u{a0}maxWidth)`\n\n\
+        `static <L,R>` [`Pair`](Pair.html)`<L,R>`\n"
     );
 }

@@ -1543,12 +1543,18 @@ impl Renderer<'_> {
             return false;
         }
         // `[`clone`](…), [`equals`](…)`, not `[`clone`](…)`,` [`equals`](…)`.
+        // `trim` took Unicode white space: a no-break space at an edge is space there too
+        // (Javadoc's `<code><a>String</a>&nbsp;str</code>`), moved outside the span.
+        let (raw_lead, raw_trail) = (
+            raw.starts_with(char::is_whitespace),
+            raw.ends_with(char::is_whitespace),
+        );
         if std::mem::take(&mut self.code_after_link) && is_separator(content) {
-            if (raw.starts_with(' ') || lead_space) && !self.w.inline.ends_with(' ') {
+            if (raw_lead || lead_space) && !self.w.inline.ends_with(' ') {
                 self.w.inline.push(' ');
             }
             self.w.inline.push_str(content);
-            self.w.space = if raw.ends_with(' ') || pending_space {
+            self.w.space = if raw_trail || pending_space {
                 writer::Space::Pending
             } else {
                 writer::Space::None
@@ -1557,10 +1563,7 @@ impl Renderer<'_> {
             return true;
         }
         // Space at the edges of the code moves outside the span.
-        let (lead, trail) = (
-            raw.starts_with(' ') || lead_space,
-            raw.ends_with(' ') || pending_space,
-        );
+        let (lead, trail) = (raw_lead || lead_space, raw_trail || pending_space);
         let run = longest_run(content, b'`') + 1;
         let repeated;
         let fence = match TICKS.get(..run) {

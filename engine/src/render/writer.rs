@@ -1565,6 +1565,11 @@ impl Writer {
             self.close_link_segment();
         }
         self.lead_space.retain(|&p| p < from);
+        // A marker taken with the text (a link's `[` in a CSS-grid cell) is no longer
+        // fresh: left, the next cell's first space would count as one right after it.
+        if self.fresh_marker.is_some_and(|(_, end)| end > from) {
+            self.fresh_marker = None;
+        }
         self.clear_span_marks();
     }
 
