@@ -10,7 +10,7 @@
 #   make adversarial  hostile inputs at n and 4n through md-convert (time, RSS, ratio)
 #   make conformance  md-convert against six other converters' test suites (conformance/), gated
 #                   on conformance/baseline.json (seconds; docs/CONFORMANCE.md; in `make test`)
-#   make realdocs   md-convert on 47 real documentation pages of 21 generators from Debian's -doc
+#   make realdocs   md-convert on 61 real documentation pages of 26 generators from Debian's -doc
 #                   packages and man pages (apt-get download; not in `make test`): headings, links, code, cells, words
 #   make oci        OCI image of the filter (deploy/oci/Dockerfile) where Docker runs; prints its sha256
 #   make web        the engine as an npm package (wasm-pack, bundler target) in web/pkg
@@ -144,9 +144,9 @@ readability: setup
 	.venv/bin/python scripts/readability_eval.py --bin "$${CARGO_TARGET_DIR:-target}/release/md-convert" \
 		--pages "$$dir/test-pages" $(READABILITY_ARGS)
 
-# Faithfulness on real generated documentation (Doxygen, AsciiDoc, Python's Sphinx docs, qdoc,
-# vim2html, SQLite, Haddock, erl_docgen, pod2html, pydoc, gtk-doc, gi-docgen, Django's Sphinx theme,
-# mandoc, Sphinx's and Flask's themes, …): pages from Debian's -doc packages and man pages
+# Faithfulness on real generated documentation (Doxygen, AsciiDoc, Sphinx with six themes, qdoc,
+# vim2html, SQLite, Haddock, erl_docgen, pod2html, pydoc, rustdoc, gtk-doc, gi-docgen, mandoc,
+# Javadoc and more, 26 generators): pages from Debian's -doc packages and man pages
 # (apt-get download, Debian only; not part of `make test`); see docs/CONFORMANCE.md.
 realdocs:
 	$(CARGO) build --release -p md-convert
