@@ -621,3 +621,26 @@ fn javadoc_no_break_space_beside_a_link_in_code_stays() {
         `static <L,R>` [`Pair`](Pair.html)`<L,R>`\n"
     );
 }
+
+#[test]
+fn javadoc_list_of_sections_is_written_as_sections() {
+    // Javadoc lays its outline out as lists: `ul.summary-list > li > section > h2`, and
+    // `ul.member-list > li > section.detail > h3` inside. No list markup around headings.
+    let html = "<section class=\"details\"><ul class=\"details-list\">\n\
+        <li>\n<section class=\"method-details\" id=\"method-detail\">\n<h2>Method Details</h2>\n\
+        <ul class=\"member-list\">\n<li>\n<section class=\"detail\" id=\"size()\">\n<h3>size</h3>\n\
+        <div class=\"member-signature\"><span class=\"return-type\">int</span>&nbsp;<span class=\"element-name\">size</span>()</div>\n\
+        <div class=\"block\">Returns the current number of entries.</div>\n</section>\n</li>\n\
+        <li>\n<section class=\"detail\" id=\"clear()\">\n<h3>clear</h3>\n<pre>cache.clear();</pre>\n</section>\n</li>\n\
+        </ul>\n</section>\n</li>\n</ul></section>";
+    assert_eq!(
+        md(html),
+        "## Method Details\n\n### size\n\nint\u{a0}size()\n\nReturns the current number of entries.\n\n\
+        ### clear\n\n```\ncache.clear();\n```\n"
+    );
+    // A list with an item that is not a section stays a list.
+    assert_eq!(
+        md("<ul><li><section><h3>A</h3><p>a</p></section></li><li>b</li></ul>"),
+        "- ### A\n  a\n- b\n"
+    );
+}

@@ -48,6 +48,7 @@ pub fn render_after(
         lists: Vec::new(),
         tables: Vec::new(),
         grids: Vec::new(),
+        section_lists: Vec::new(),
         prev_list: None,
         last_code: None,
         code_span: String::new(),
@@ -114,6 +115,8 @@ enum Exit {
     Table,
     LayoutTable,
     Grid,
+    /// A list of sections ([`section_list`]), written without list markup.
+    SectionList,
     Row,
     /// A table row holding only a heading ([`table::heading_row`]).
     HeadingRow,
@@ -257,6 +260,8 @@ struct Renderer<'a> {
     /// Open CSS-grid tables (Javadoc's `div.summary-table`): grid element, columns, cells so
     /// far. Their child elements are the cells, row by row.
     grids: Vec<(NodeId, usize, usize)>,
+    /// Open lists of sections ([`section_list`]), innermost last: their items are blocks.
+    section_lists: Vec<NodeId>,
     /// Output length and depth where the last list ended: an adjacent list must use another
     /// bullet, or Markdown would merge the two.
     prev_list: Option<(usize, usize, &'static str)>,
@@ -989,6 +994,11 @@ impl Renderer<'_> {
                     self.w.soft_boundary();
                     return Some(Exit::Soft);
                 }
+                if section_list(dom, id) {
+                    self.section_lists.push(id);
+                    self.w.begin_block(false);
+                    return Some(Exit::SectionList);
+                }
                 let in_item = self
                     .lists
                     .last()
@@ -1042,6 +1052,10 @@ impl Renderer<'_> {
                         self.w.space = writer::Space::Pending;
                     }
                     return Some(Exit::Soft);
+                }
+                if self.section_lists.last() == Some(&dom.node(id).parent) {
+                    self.w.begin_block(false);
+                    return Some(Exit::Block);
                 }
                 if self.is_list_child(id) {
                     self.end_list_continuation();
@@ -1156,6 +1170,10 @@ impl Renderer<'_> {
             }
             Exit::Soft => self.w.soft_boundary(),
             Exit::Block => self.w.end_block(),
+            Exit::SectionList => {
+                self.section_lists.pop();
+                self.w.end_block();
+            }
             Exit::Grid => {
                 self.grids.pop();
                 if let Some(Some(t)) = self.tables.pop() {
@@ -1957,6 +1975,49 @@ fn icon_link_label(dom: &Dom, a: NodeId) -> Option<&str> {
         .filter_map(|at| dom.attr(a, at))
         .map(str::trim)
         .find(|l| !l.is_empty())
+}
+
+/// A list whose every item is a `<section>` opening with a heading (Javadoc's
+/// `ul.summary-list > li > section > h2`, `ul.member-list > li > section.detail > h3`): the
+/// page's outline laid out with list markup. Its items are written as blocks: a heading is no
+/// list item's text (`- ## Method Details`), and the markers would indent every section and
+/// code block under them. Each item's first element is looked at once.
+fn section_list(dom: &Dom, list: NodeId) -> bool {
+    let mut items = 0usize;
+    for item in dom.children(list) {
+        match dom.tag(item) {
+            Some(Tag::Li) => {}
+            Some(_) => return false,
+            None if dom.text_of(item).trim().is_empty() => continue,
+            None => return false,
+        }
+        let Some(section) = first_element(dom, item).filter(|&n| dom.tag(n) == Some(Tag::Section))
+        else {
+            return false;
+        };
+        let heading = first_element(dom, section).and_then(|h| dom.tag(h));
+        if !matches!(
+            heading,
+            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+        ) {
+            return false;
+        }
+        items += 1;
+    }
+    items > 0
+}
+
+/// The first element child of `id`, if only white space comes before it.
+fn first_element(dom: &Dom, id: NodeId) -> Option<NodeId> {
+    for c in dom.children(id) {
+        if dom.tag(c).is_some() {
+            return Some(c);
+        }
+        if !dom.text_of(c).trim().is_empty() {
+            return None;
+        }
+    }
+    None
 }
 
 /// Columns of a CSS-grid table as Javadoc writes it (`div.summary-table.three-column-summary`,
