@@ -559,7 +559,6 @@ fn sphinx_signature_permalink_after_punctuation_is_dropped() {
     );
 }
 
-
 /// Javadoc's (HTML5 doclet) summary table: a CSS grid of `div`s, its cells in row order.
 const JAVADOC_GRID: &str = "<div class=\"summary-table two-column-summary\">\n\
     <div class=\"table-header col-first\">Class</div>\n\
