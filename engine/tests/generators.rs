@@ -643,3 +643,25 @@ fn javadoc_list_of_sections_is_written_as_sections() {
         "- ### A\n  a\n- b\n"
     );
 }
+
+#[test]
+fn github_alert_is_written_in_github_syntax() {
+    // A rendered README's alert box: its title paragraph (icon + "Note") becomes the marker.
+    let html = "<div class=\"markdown-alert markdown-alert-note\" dir=\"auto\">\
+        <p class=\"markdown-alert-title\" dir=\"auto\"><svg class=\"octicon\"><path d=\"M0\"></path></svg>Note</p>\
+        <p dir=\"auto\">Useful <em>information</em>.</p><ul><li>a</li></ul></div><p>After.</p>";
+    assert_eq!(
+        md(html),
+        "> [!NOTE]\n> Useful _information_.\n>\n> - a\n\nAfter.\n"
+    );
+    assert_eq!(
+        md("<div class=\"markdown-alert markdown-alert-caution\"><p class=\"markdown-alert-title\">Caution</p>\
+            <pre><code>rm -rf /</code></pre></div>"),
+        "> [!CAUTION]\n> ```\n> rm -rf /\n> ```\n"
+    );
+    // Another kind, or a title paragraph outside an alert, is ordinary markup.
+    assert_eq!(
+        md("<div class=\"markdown-alert markdown-alert-custom\"><p class=\"markdown-alert-title\">Hi</p></div>"),
+        "Hi\n"
+    );
+}

@@ -691,6 +691,22 @@ impl Renderer<'_> {
         if tag == Tag::Div && is_code_fragment(dom, id) {
             return Some(self.open_pre(id, id));
         }
+        if tag == Tag::Div && self.flatten == 0 {
+            if let Some(marker) = github_alert(dom, id) {
+                // GitHub's own syntax for the box it rendered: `> [!NOTE]` over its content
+                // (the title paragraph, `Note` beside an icon, is the marker: dropped).
+                self.w.begin_block(false);
+                self.w.push_quote();
+                self.w.raw(marker);
+                // Its own line, the content right under it (`> [!NOTE]` / `> text`): some
+                // renderers end the alert at a blank `>` line.
+                self.w.begin_block(true);
+                return Some(Exit::Blockquote);
+            }
+        }
+        if tag == Tag::P && is_alert_title(dom, id) {
+            return None;
+        }
         if tag == Tag::Span && self.code == 0 && is_bare_classifier(dom, id) {
             self.text(" : ");
         }
@@ -1975,6 +1991,33 @@ fn icon_link_label(dom: &Dom, a: NodeId) -> Option<&str> {
         .filter_map(|at| dom.attr(a, at))
         .map(str::trim)
         .find(|l| !l.is_empty())
+}
+
+/// The GFM alert marker of GitHub's rendered alert box (`div.markdown-alert
+/// .markdown-alert-note` … `-caution`).
+fn github_alert(dom: &Dom, id: NodeId) -> Option<&'static str> {
+    let class = dom.attr(id, Attr::Class)?;
+    if !class
+        .split_ascii_whitespace()
+        .any(|c| c == "markdown-alert")
+    {
+        return None;
+    }
+    class
+        .split_ascii_whitespace()
+        .find_map(|c| match c.strip_prefix("markdown-alert-")? {
+            "note" => Some("[!NOTE]"),
+            "tip" => Some("[!TIP]"),
+            "important" => Some("[!IMPORTANT]"),
+            "warning" => Some("[!WARNING]"),
+            "caution" => Some("[!CAUTION]"),
+            _ => None,
+        })
+}
+
+/// The title paragraph of a GitHub alert box, written as its marker instead.
+fn is_alert_title(dom: &Dom, p: NodeId) -> bool {
+    dom.has_class(p, &["markdown-alert-title"]) && github_alert(dom, dom.node(p).parent).is_some()
 }
 
 /// A list whose every item is a `<section>` opening with a heading (Javadoc's
