@@ -659,6 +659,14 @@ fn github_alert_is_written_in_github_syntax() {
             <pre><code>rm -rf /</code></pre></div>"),
         "> [!CAUTION]\n> ```\n> rm -rf /\n> ```\n"
     );
+    // Flattened into a table cell, the box keeps its title as text.
+    assert_eq!(
+        md(
+            "<table><tr><th>a</th></tr><tr><td><div class=\"markdown-alert markdown-alert-note\">\
+            <p class=\"markdown-alert-title\">Note</p><p>Body</p></div></td></tr></table>"
+        ),
+        "| a |\n| --- |\n| Note Body |\n"
+    );
     // Another kind, or a title paragraph outside an alert, is ordinary markup.
     assert_eq!(
         md("<div class=\"markdown-alert markdown-alert-custom\"><p class=\"markdown-alert-title\">Hi</p></div>"),

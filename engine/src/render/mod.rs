@@ -704,7 +704,8 @@ impl Renderer<'_> {
                 return Some(Exit::Blockquote);
             }
         }
-        if tag == Tag::P && is_alert_title(dom, id) {
+        // Only where its box became a quote: flattened (a table cell) the title stays text.
+        if tag == Tag::P && self.flatten == 0 && is_alert_title(dom, id) {
             return None;
         }
         if tag == Tag::Span && self.code == 0 && is_bare_classifier(dom, id) {
