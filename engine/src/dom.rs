@@ -328,6 +328,16 @@ impl Dom {
         }
     }
 
+    /// The first child of `id` that shows something: an element, or text that is not only
+    /// white space (comments are passed over).
+    pub fn first_content_child(&self, id: NodeId) -> Option<NodeId> {
+        self.children(id).find(|&c| match self.node(c).kind {
+            Kind::Element { .. } => true,
+            Kind::Text { .. } => !self.text_of(c).trim().is_empty(),
+            _ => false,
+        })
+    }
+
     /// All descendants of `root` in document order, without recursion.
     pub fn descendants(&self, root: NodeId) -> Descendants<'_> {
         Descendants {

@@ -469,11 +469,7 @@ fn short_lowercase<'b>(dom: &Dom, id: NodeId, buf: &'b mut [u8]) -> Option<&'b s
 /// related-stories label ("RELATED STORIES", "Most read"): reader comments and links to
 /// other stories are not the article, whatever the site calls its classes.
 fn comment_thread(dom: &Dom, id: NodeId) -> bool {
-    let Some(first) = dom.children(id).find(|&c| match dom.node(c).kind {
-        Kind::Element { .. } => true,
-        Kind::Text { .. } => !dom.text_of(c).trim().is_empty(),
-        _ => false,
-    }) else {
+    let Some(first) = dom.first_content_child(id) else {
         return false;
     };
     if dom.tag(first).is_none() || !opens_like_a_label(dom, first) {
@@ -603,11 +599,7 @@ fn boilerplate_named<'a>(dom: &'a Dom, id: NodeId, verdicts: &mut Verdicts<'a>) 
 /// MkDocs and most static-site generators name sections so; the id says what the section is
 /// about (Flask's "Cookies" chapter), not that it is a cookie banner.
 fn named_after_heading(dom: &Dom, id: NodeId, name: &str) -> bool {
-    let Some(first) = dom.children(id).find(|&c| match dom.node(c).kind {
-        Kind::Element { .. } => true,
-        Kind::Text { .. } => !dom.text_of(c).trim().is_empty(),
-        _ => false,
-    }) else {
+    let Some(first) = dom.first_content_child(id) else {
         return false;
     };
     if !matches!(
@@ -1863,9 +1855,7 @@ const TITLED_NAMES_LINKS: usize = 64;
 /// (gi-docgen's "Ancestors" and "Implements": `GtkWidget`, `GObject`), the section's
 /// content. Related-story boxes and menus link phrases of several words.
 fn titled_names(dom: &Dom, n: NodeId) -> bool {
-    let first = dom
-        .children(n)
-        .find(|&c| dom.tag(c).is_some() || !dom.text_of(c).trim().is_empty());
+    let first = dom.first_content_child(n);
     if !matches!(
         first.and_then(|c| dom.tag(c)),
         Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)

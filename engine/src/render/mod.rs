@@ -2053,15 +2053,8 @@ fn section_list(dom: &Dom, list: NodeId) -> bool {
 
 /// The first element child of `id`, if only white space comes before it.
 fn first_element(dom: &Dom, id: NodeId) -> Option<NodeId> {
-    for c in dom.children(id) {
-        if dom.tag(c).is_some() {
-            return Some(c);
-        }
-        if !dom.text_of(c).trim().is_empty() {
-            return None;
-        }
-    }
-    None
+    dom.first_content_child(id)
+        .filter(|&c| dom.tag(c).is_some())
 }
 
 /// Columns of a CSS-grid table as Javadoc writes it (`div.summary-table.three-column-summary`,
