@@ -673,3 +673,55 @@ fn github_alert_is_written_in_github_syntax() {
         "Hi\n"
     );
 }
+
+#[test]
+fn admonition_boxes_are_quotes_under_their_title_in_bold() {
+    // Sphinx / MkDocs: the box ends where the quote ends, the label is a bold paragraph.
+    assert_eq!(
+        md(
+            "<div class=\"admonition note\"><p class=\"admonition-title\">Note</p>\
+            <p>Body <em>x</em>.</p></div><p>After.</p>"
+        ),
+        "> **Note**\n>\n> Body _x_.\n\nAfter.\n"
+    );
+    // Docusaurus: a CSS-module heading class, an icon beside the label.
+    assert_eq!(
+        md(
+            "<div class=\"theme-admonition theme-admonition-tip admonition_xJq3 alert\">\
+            <div class=\"admonitionHeading_Gvgb\"><span class=\"admonitionIcon_Rf37\"><svg>\
+            <path d=\"M0\"></path></svg></span>tip</div><div class=\"admonitionContent_BuS1\">\
+            <p>Text</p></div></div>"
+        ),
+        "> **tip**\n>\n> Text\n"
+    );
+    // VitePress; text right after the title still starts a paragraph of its own.
+    assert_eq!(
+        md("<div class=\"custom-block warning\"><p class=\"custom-block-title\">WARNING</p>Mind it</div>"),
+        "> **WARNING**\n>\n> Mind it\n"
+    );
+    // A title that is a heading stays one; boxes nest, in a list item too.
+    assert_eq!(
+        md("<div class=\"alert alert-success\"><h4 class=\"alert-heading\">Well done!</h4><p>Text</p></div>"),
+        "> #### Well done!\n>\n> Text\n"
+    );
+    assert_eq!(
+        md(
+            "<ul><li><div class=\"admonition warning\"><p class=\"admonition-title\">Warning</p>\
+            <p>Careful</p><div class=\"admonition tip\"><p class=\"admonition-title\">Tip</p>\
+            <p>Inner</p></div></div></li></ul>"
+        ),
+        "- > **Warning**\n  >\n  > Careful\n  >\n  > > **Tip**\n  > >\n  > > Inner\n"
+    );
+    // No title first: no box. Flattened into a table cell: text, the title included.
+    assert_eq!(
+        md("<div class=\"admonition note\"><p>Body</p><p class=\"admonition-title\">Note</p></div>"),
+        "Body\n\nNote\n"
+    );
+    assert_eq!(
+        md(
+            "<table><tr><th>a</th></tr><tr><td><div class=\"admonition note\">\
+            <p class=\"admonition-title\">Note</p><p>Body</p></div></td></tr></table>"
+        ),
+        "| a |\n| --- |\n| Note Body |\n"
+    );
+}

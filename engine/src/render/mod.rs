@@ -62,6 +62,8 @@ pub fn render_after(
         floated: Vec::new(),
         replaying: NONE,
         tab_labels: Vec::new(),
+        box_title: NONE,
+        block_after: NONE,
     };
     for &root in &sel.roots {
         r.walk(root);
@@ -295,6 +297,11 @@ struct Renderer<'a> {
     replaying: NodeId,
     /// Tab panels still to come and the names of their tabs ([`tabs::labelled_panels`]).
     tab_labels: Vec<(NodeId, String)>,
+    /// The title of the admonition box just written as a quote ([`admonition_title`]): it
+    /// is the box's first child, so it comes next (a box inside comes only after it).
+    box_title: NodeId,
+    /// An element whose end also ends the paragraph (a box title written in bold).
+    block_after: NodeId,
 }
 
 impl Renderer<'_> {
@@ -507,6 +514,10 @@ impl Renderer<'_> {
             self.spans.pop();
         }
         self.close(id, exit);
+        if id == self.block_after {
+            self.block_after = NONE;
+            self.w.end_block();
+        }
         // Not while one is being written: the walk nests at most once.
         if !self.floated.is_empty() && self.replaying == NONE {
             self.replay_floated(id);
@@ -702,6 +713,32 @@ impl Renderer<'_> {
                 // renderers end the alert at a blank `>` line.
                 self.w.begin_block(true);
                 return Some(Exit::Blockquote);
+            }
+        }
+        if matches!(tag, Tag::Div | Tag::Aside | Tag::Section) && self.flatten == 0 {
+            if let Some(title) = admonition_title(dom, id) {
+                // A note, tip or warning box: a quote, so that where it ends stays visible.
+                self.w.begin_block(false);
+                self.w.push_quote();
+                self.box_title = title;
+                return Some(Exit::Blockquote);
+            }
+        }
+        if id == self.box_title {
+            self.box_title = NONE;
+            // A title that is or holds a heading stays one (`> #### Well done!`).
+            let heading = matches!(
+                tag,
+                Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6
+            ) || holds_heading(dom, id, 8);
+            if self.strong == 0 && self.code == 0 && !heading {
+                // Its label ("Note", "Warning") in bold, a paragraph of its own.
+                self.w.begin_block(false);
+                self.strong += 1;
+                self.flatten += 1;
+                self.emphasis += 1;
+                self.block_after = id;
+                return Some(Exit::Strong(self.w.open_marker("**")));
             }
         }
         // Only where its box became a quote: flattened (a table cell) the title stays text.
@@ -2019,6 +2056,29 @@ fn github_alert(dom: &Dom, id: NodeId) -> Option<&'static str> {
 /// The title paragraph of a GitHub alert box, written as its marker instead.
 fn is_alert_title(dom: &Dom, p: NodeId) -> bool {
     dom.has_class(p, &["markdown-alert-title"]) && github_alert(dom, dom.node(p).parent).is_some()
+}
+
+/// The title element of an admonition box (a note, tip or warning set off from the text),
+/// as generators mark them: docutils and Sphinx, Python-Markdown and MkDocs
+/// (`.admonition > .admonition-title`; Docusaurus 2.0 `.admonition-heading`), Docusaurus
+/// (`.theme-admonition > [class^=admonitionHeading]`, a CSS-module name), VitePress
+/// (`.custom-block > .custom-block-title`), Starlight (`.starlight-aside >
+/// .starlight-aside__title`) and Bootstrap (`.alert > .alert-heading`). The title must be
+/// the box's first child: a box without one is no admonition.
+fn admonition_title(dom: &Dom, id: NodeId) -> Option<NodeId> {
+    let class = dom.attr(id, Attr::Class)?;
+    let is_title: fn(&str) -> bool = class.split_ascii_whitespace().find_map(|c| {
+        Some(match c {
+            "admonition" => |t: &str| matches!(t, "admonition-title" | "admonition-heading"),
+            "theme-admonition" => |t: &str| t.starts_with("admonitionHeading"),
+            "custom-block" => |t: &str| t == "custom-block-title",
+            "starlight-aside" => |t: &str| t == "starlight-aside__title",
+            "alert" => |t: &str| t == "alert-heading",
+            _ => return None,
+        })
+    })?;
+    let title = dom.first_content_child(id)?;
+    dom.has_class_where(title, is_title).then_some(title)
 }
 
 /// A list whose every item is a `<section>` opening with a heading (Javadoc's
