@@ -712,6 +712,22 @@ fn admonition_boxes_are_quotes_under_their_title_in_bold() {
         ),
         "- > **Warning**\n  >\n  > Careful\n  >\n  > > **Tip**\n  > >\n  > > Inner\n"
     );
+    // Asciidoctor: a table of an icon cell (text, or an icon's title/alt) and the content.
+    assert_eq!(
+        md(
+            "<div class=\"admonitionblock note\"><table><tr><td class=\"icon\">\
+            <div class=\"title\">Note</div></td><td class=\"content\">Use <code>-a</code>.\
+            </td></tr></table></div><div class=\"admonitionblock tip\"><table><tbody><tr>\
+            <td class=\"icon\"><i class=\"fa icon-tip\" title=\"Tip\"></i></td>\
+            <td class=\"content\"><div class=\"paragraph\"><p>One.</p></div>\
+            <div class=\"paragraph\"><p>Two.</p></div></td></tr></tbody></table></div>\
+            <div class=\"admonitionblock warning\"><table><tr><td class=\"icon\">\
+            <img src=\"w.png\" alt=\"Warning\"></td><td class=\"content\">Careful.</td>\
+            </tr></table></div>"
+        ),
+        "> **Note**\n>\n> Use `-a`.\n\n> **Tip**\n>\n> One.\n>\n> Two.\n\n\
+         > **Warning**\n>\n> Careful.\n"
+    );
     // No title first: no box. Flattened into a table cell: text, the title included.
     assert_eq!(
         md("<div class=\"admonition note\"><p>Body</p><p class=\"admonition-title\">Note</p></div>"),

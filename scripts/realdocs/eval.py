@@ -186,7 +186,10 @@ def extract(root, base, toc=(), code_sel=()):
             code_lines += ls
     res["code"] = code_lines
     res["code_blocks"] = blocks
-    res["cells"] = [norm(text_of(c)) for c in root.find_all(["td", "th"])]
+    # AsciiDoc's admonition blocks are a table of icon | content: a box, not data (the
+    # converter writes them as quotes; their words still count).
+    res["cells"] = [norm(text_of(c)) for c in root.find_all(["td", "th"])
+                    if c.find_parent(class_="admonitionblock") is None]
     res["cells"] = [c for c in res["cells"] if c]
     res["words"] = norm(text_of(root)).split()
     return res

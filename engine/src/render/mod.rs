@@ -63,6 +63,7 @@ pub fn render_after(
         replaying: NONE,
         tab_labels: Vec::new(),
         box_title: NONE,
+        box_table: NONE,
         block_after: NONE,
     };
     for &root in &sel.roots {
@@ -300,6 +301,9 @@ struct Renderer<'a> {
     /// The title of the admonition box just written as a quote ([`admonition_title`]): it
     /// is the box's first child, so it comes next (a box inside comes only after it).
     box_title: NodeId,
+    /// The table laying out an Asciidoctor admonition block (icon cell | content cell),
+    /// written as blocks whatever it holds.
+    box_table: NodeId,
     /// An element whose end also ends the paragraph (a box title written in bold).
     block_after: NodeId,
 }
@@ -716,16 +720,30 @@ impl Renderer<'_> {
             }
         }
         if matches!(tag, Tag::Div | Tag::Aside | Tag::Section) && self.flatten == 0 {
-            if let Some(title) = admonition_title(dom, id) {
+            let (title, table) = match admonition_title(dom, id) {
+                Some(title) => (title, NONE),
+                None => admonition_block(dom, id).unwrap_or((NONE, NONE)),
+            };
+            if title != NONE {
                 // A note, tip or warning box: a quote, so that where it ends stays visible.
                 self.w.begin_block(false);
                 self.w.push_quote();
                 self.box_title = title;
+                self.box_table = table;
                 return Some(Exit::Blockquote);
             }
         }
         if id == self.box_title {
             self.box_title = NONE;
+            if let Some(label) = icon_label(dom, id) {
+                // An icon named only by its `title`/`alt` (Asciidoctor's font or image icons).
+                self.w.begin_block(false);
+                let at = self.w.open_marker("**");
+                self.text(label);
+                self.w.close_marker(at, 2, "**");
+                self.w.end_block();
+                return None;
+            }
             // A title that is or holds a heading stays one (`> #### Well done!`).
             let heading = matches!(
                 tag,
@@ -1124,7 +1142,7 @@ impl Renderer<'_> {
                     return Some(Exit::Soft);
                 }
                 self.w.begin_block(false);
-                if table::is_layout(dom, id) {
+                if id == self.box_table || table::is_layout(dom, id) {
                     // Layout tables are page structure, not data: cells render as blocks.
                     self.tables.push(None);
                     Exit::LayoutTable
@@ -2003,6 +2021,45 @@ fn link_title(dom: &Dom, a: NodeId) -> Option<&str> {
     let restates = (!text.is_empty() && title.contains(text))
         || (text.is_empty() && icon_link_label(dom, a) == Some(title));
     (!restates).then_some(title)
+}
+
+/// An Asciidoctor admonition block, `div.admonitionblock > table` whose row is an icon cell
+/// (`td.icon`: the label as text, or an icon named by its `title`/`alt`) and a content
+/// cell: the icon cell and the table.
+fn admonition_block(dom: &Dom, id: NodeId) -> Option<(NodeId, NodeId)> {
+    if !dom.has_class(id, &["admonitionblock"]) {
+        return None;
+    }
+    let table = dom.first_content_child(id)?;
+    if dom.tag(table) != Some(Tag::Table) {
+        return None;
+    }
+    // table > (tbody >)? tr > td.icon: the first row's first cell.
+    let mut node = dom.first_content_child(table)?;
+    if dom.tag(node) == Some(Tag::Tbody) {
+        node = dom.first_content_child(node)?;
+    }
+    let cell = dom.first_content_child(node)?;
+    (dom.tag(node) == Some(Tag::Tr) && dom.has_class(cell, &["icon"])).then_some((cell, table))
+}
+
+/// The name of a box title that shows no text, only an icon: the icon's `title`, else its
+/// `alt`.
+fn icon_label(dom: &Dom, title: NodeId) -> Option<&str> {
+    let mut icon = None;
+    for n in dom.descendants(title).take(16) {
+        match dom.node(n).kind {
+            Kind::Text { .. } if !dom.text_of(n).trim().is_empty() => return None,
+            Kind::Element { .. } if icon.is_none() => icon = Some(n),
+            _ => {}
+        }
+    }
+    let icon = icon?;
+    [Attr::Title, Attr::Alt]
+        .into_iter()
+        .filter_map(|a| dom.attr(icon, a))
+        .map(str::trim)
+        .find(|l| !l.is_empty())
 }
 
 /// Whether one of the first `limit` descendants of `a` is a heading: a link holding one has
