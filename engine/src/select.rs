@@ -76,7 +76,11 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
         .copied()
         .filter(|&n| dom.tag(n) == Some(Tag::Article) && !flags.hidden(n));
     if let (Some(article), None) = (articles.next(), articles.next()) {
-        sel.roots = with_title(dom, &order, &flags, vec![article]);
+        let mut roots = vec![article];
+        if let Some(header) = section_header(dom, article) {
+            roots.insert(0, header);
+        }
+        sel.roots = with_title(dom, &order, &flags, roots);
         sel.headline = promoted_headline(dom, &sel.roots);
         mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &sel.roots);
         return sel;
@@ -258,6 +262,51 @@ fn with_title(dom: &Dom, order: &[NodeId], flags: &Flags, roots: Vec<NodeId>) ->
         },
         _ => roots,
     }
+}
+
+/// Elements [`section_header`] reads: a section's children, then the header's subtree.
+const SECTION_HEADER_NODES: usize = 64;
+/// Text a section's header may hold: a heading, not a page's masthead.
+const SECTION_HEADER_TEXT: usize = 200;
+
+/// The `<header>` of the `<section>` a lone article is the body of, when that section
+/// holds just the two: the header is the article's own heading (JSDoc writes each class
+/// page as `<section><header><h2>Command(name)</h2></header><article>…`; HTML makes a
+/// header inside a section that section's). Only one with a lower heading than `<h1>` and
+/// a short text: the page's headline is [`with_title`]'s.
+fn section_header(dom: &Dom, article: NodeId) -> Option<NodeId> {
+    let section = dom.node(article).parent;
+    if section == NONE || dom.tag(section) != Some(Tag::Section) {
+        return None;
+    }
+    let (mut header, mut seen_article) = (None, false);
+    for child in dom.children(section).take(SECTION_HEADER_NODES) {
+        match dom.node(child).kind {
+            Kind::Element { .. } if child == article => seen_article = true,
+            Kind::Element {
+                tag: Tag::Header, ..
+            } if header.is_none() && !seen_article => {
+                header = Some(child);
+            }
+            Kind::Element { .. } => return None,
+            Kind::Text { .. } if !dom.text_of(child).trim().is_empty() => return None,
+            _ => {}
+        }
+    }
+    let header = header?;
+    let (mut heading, mut text) = (false, 0usize);
+    for (seen, n) in dom.descendants(header).enumerate() {
+        // More than a heading's few nodes: a masthead.
+        if seen >= SECTION_HEADER_NODES {
+            return None;
+        }
+        match dom.tag(n) {
+            Some(Tag::H1) => return None,
+            Some(Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6) => heading = true,
+            _ => text += dom.text_of(n).trim().len(),
+        }
+    }
+    (heading && text <= SECTION_HEADER_TEXT && !mostly_links(dom, header)).then_some(header)
 }
 
 /// Pages without any `<h1>` (table- or div-soup news sites) still show their headline: the
@@ -777,25 +826,33 @@ fn is_negative(words: &str) -> bool {
     matches.any(|m| {
         let substr = NEGATIVE_SUBSTR.get(m.pattern().as_usize());
         match substr {
-            Some(&"comment") => !deprecation_note(words, m.start()),
+            Some(&"comment") => !doc_comment(words, m.start()),
             Some(_) => true,
             None => !alnum_at(m.start().checked_sub(1)) && !alnum_at(Some(m.end())),
         }
     })
 }
 
-/// Whether the class word holding byte `at` of `words` names a deprecation note (Javadoc's
-/// `div.deprecation-comment`: why an API is deprecated and what replaces it), documentation
-/// rather than a reader comment section.
-fn deprecation_note(words: &str, at: usize) -> bool {
+/// Whether the class word holding byte `at` of `words`, a `comment`, names documentation
+/// rather than a reader comment section: a deprecation note (Javadoc's
+/// `div.deprecation-comment`: why an API is deprecated and what replaces it) or a doc
+/// comment, the text written above a declaration in its source (`doc-comment`,
+/// `docComment`; TypeDoc's `tsd-comment`, every member's description and `@param` tags).
+fn doc_comment(words: &str, at: usize) -> bool {
     let head = words.get(..at).unwrap_or("");
     let start = head
         .rfind(|c: char| c.is_ascii_whitespace())
         .map_or(0, |i| i + 1);
-    words
-        .get(start..at)
-        .and_then(|w| w.get(..9))
+    let Some(prefix) = words.get(start..at) else {
+        return false;
+    };
+    let prefix = prefix.trim_end_matches(['-', '_']);
+    prefix
+        .get(..9)
         .is_some_and(|p| p.eq_ignore_ascii_case("deprecati"))
+        || ["doc", "tsd"]
+            .iter()
+            .any(|p| prefix.eq_ignore_ascii_case(p))
 }
 
 /// [`is_negative`] for the last few class values seen: siblings (list items, table rows,

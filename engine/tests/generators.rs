@@ -741,3 +741,103 @@ fn admonition_boxes_are_quotes_under_their_title_in_bold() {
         "| a |\n| --- |\n| Note Body |\n"
     );
 }
+
+#[test]
+fn typedoc_doc_comment_is_documentation() {
+    // TypeDoc writes every member's description and `@param` tags in `div.tsd-comment`: the
+    // "comment" in its class dropped them all as a reader comment section.
+    let page = format!(
+        "<html><body><div class=\"col-content\"><h1>Variable produce</h1>{}\
+        <div class=\"tsd-signature\">produce: IProduce</div>\
+        <div class=\"tsd-comment tsd-typography\"><p>The <code>produce</code> function takes a value \
+        and a recipe function.</p></div>\
+        <div class=\"tsd-comment tsd-typography\"><div class=\"tsd-tag-param\"><h4>Param: base</h4>\
+        <p>the initial state</p></div></div>\
+        <div class=\"doc-comment\"><p>A doc comment by another name.</p></div></div></body></html>",
+        prose(3)
+    );
+    let out = pruned(&page);
+    assert!(
+        out.contains("The `produce` function takes a value and a recipe function."),
+        "{out}"
+    );
+    assert!(
+        out.contains("#### Param: base\n\nthe initial state"),
+        "{out}"
+    );
+    assert!(out.contains("A doc comment by another name."), "{out}");
+    // Reader comments stay out, whatever precedes the word.
+    let page = format!(
+        "<html><body><main><h1>Post</h1>{}<div class=\"user-comment\"><p>Great post, thanks!</p></div>\
+        </main></body></html>",
+        prose(4)
+    );
+    let out = pruned(&page);
+    assert!(!out.contains("Great post"), "{out}");
+}
+
+#[test]
+fn jsdoc_table_nested_in_a_cell_follows_the_table() {
+    // JSDoc lists an object parameter's properties as a table inside its description cell,
+    // under an `<h6>`: flattened, the rows ran together with their header in one cell.
+    let html = "<table class=\"params\"><thead><tr><th>Name</th><th>Type</th><th>Description</th></tr></thead>\
+        <tbody><tr><td><code>message</code></td><td>string</td><td></td></tr>\
+        <tr><td><code>errorOptions</code></td><td>object</td><td>how to exit\n<h6>Properties</h6>\n\
+        <table class=\"params\"><thead><tr><th>Name</th><th>Type</th><th>Description</th></tr></thead>\
+        <tbody><tr><td><code>code</code></td><td>string</td><td>an id string</td></tr>\
+        <tr><td><code>exitCode</code></td><td>number</td><td>used with process.exit</td></tr></tbody></table>\
+        </td></tr></tbody></table><p>After.</p>";
+    assert_eq!(
+        md(html),
+        "| Name | Type | Description |\n| --- | --- | --- |\n| `message` | string | |\n\
+        | `errorOptions` | object | how to exit |\n\n###### Properties\n\n\
+        | Name | Type | Description |\n| --- | --- | --- |\n| `code` | string | an id string |\n\
+        | `exitCode` | number | used with process.exit |\n\nAfter.\n"
+    );
+    // An untitled table in a cell is flattened into it, as other converters do.
+    let untitled = "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>\
+        <table><tr><th>c</th><th>d</th></tr><tr><td>2</td><td>3</td></tr></table></td></tr></table>";
+    assert_eq!(md(untitled), "| a | b |\n| --- | --- |\n| 1 | c d 2 3 |\n");
+}
+
+#[test]
+fn jsdoc_section_header_heads_the_lone_article() {
+    // A class page: `<section><header><h2>` holds the constructor's signature, the lone
+    // `<article>` beside it the documentation. The article alone was taken, without it.
+    let page = format!(
+        "<html><head><title>JSDoc: Class: Command</title></head><body><div id=\"main\">\
+        <h1 class=\"page-title\">Class: Command</h1><section><header>\
+        <h2><span class=\"attribs\"></span>Command<span class=\"signature\">(name)</span></h2></header>\
+        <article><div class=\"container-overview\"><h4 class=\"name\">new Command(name)</h4>{}\
+        </div></article></section></div><nav><h2><a href=\"index.html\">Home</a></h2></nav></body></html>",
+        prose(3)
+    );
+    let out = pruned(&page);
+    assert!(
+        out.starts_with("# Class: Command\n\n## Command(name)\n\n#### new Command(name)\n\n"),
+        "{out}"
+    );
+    assert!(!out.contains("Home"), "{out}");
+    // A section header holding more than a heading (a masthead) is not taken.
+    let page = format!(
+        "<html><body><section><header><h2>Site</h2><p>{}</p></header>\
+        <article><h1>Story</h1>{}</article></section></body></html>",
+        "Masthead words. ".repeat(20),
+        prose(3)
+    );
+    assert!(!pruned(&page).contains("Masthead"));
+}
+
+#[test]
+fn docutils_toc_backref_heading_is_text() {
+    // With a `.. contents::` table, docutils links each section title back to its entry
+    // (`a.toc-backref`): the heading was written as a link to the table.
+    let html = "<section id=\"ffi-interface\"><h2><a class=\"toc-backref\" href=\"#id9\">FFI Interface</a>\
+        <a class=\"headerlink\" href=\"#ffi-interface\">¶</a></h2><p>Text.</p></section>";
+    assert_eq!(md(html), "## FFI Interface\n\nText.\n");
+    // Another in-page link in a heading stays a link.
+    assert_eq!(
+        md("<h2>See <a href=\"#id9\">the table</a></h2>"),
+        "## See [the table](#id9)\n"
+    );
+}

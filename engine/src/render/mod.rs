@@ -291,7 +291,9 @@ struct Renderer<'a> {
     /// The link written last: positions of its `[`, its `]`, and its end.
     last_link: Option<(usize, usize, usize)>,
     /// Right-floated elements skipped before a heading, as `(heading, element)`: they are
-    /// written after the heading (see [`floated_before_heading`]).
+    /// written after the heading (see [`floated_before_heading`]); a titled table taken
+    /// out of a table's cell, heading and table each as `(outer table, element)`, after
+    /// that table (see [`Renderer::defer_out_of_cell`]).
     floated: Vec<(NodeId, NodeId)>,
     /// The floated element being written now ([`NONE`] if none): nothing is deferred or
     /// replayed meanwhile, so replaying nests the walk once at most.
@@ -402,6 +404,18 @@ impl Renderer<'_> {
                     return false;
                 }
             }
+        }
+        // Only tables and headings directly in a data table's cell (the counters spare the
+        // look-ups everywhere else).
+        if self.w.in_table == 1
+            && self.flatten == 1
+            && matches!(
+                tag,
+                Tag::Table | Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6
+            )
+            && self.defer_out_of_cell(id, tag)
+        {
+            return false;
         }
         let tag = if self.sel.headline == Some(id) {
             Tag::H1
@@ -547,8 +561,47 @@ impl Renderer<'_> {
         false
     }
 
-    /// Write the floated elements deferred to after `id`, a heading — or, should the heading
-    /// not have been written as one, `id` being its parent: they are never lost.
+    /// A heading in a cell of a data table, over a data table nested there (JSDoc's
+    /// `<td>…<h6>Properties</h6><table class="params">`: the properties of an object
+    /// parameter), is a titled table of its own, which a GFM cell cannot hold: flattened,
+    /// the title and the rows ran together with their header (`Properties Name Type
+    /// Description code string …`). Both are written after the outer table instead (`true`:
+    /// deferred), through the floated elements' replay, which defers nothing itself. An
+    /// untitled nested table is flattened into its cell, as other converters do.
+    fn defer_out_of_cell(&mut self, id: NodeId, tag: Tag) -> bool {
+        if self.replaying != NONE || self.code > 0 || self.pre.is_some() || self.links > 0 {
+            return false;
+        }
+        // The innermost open table is a data table whose cell holds `id` directly.
+        let outer = self.frames.iter().rev().find_map(|(n, e)| match e {
+            Exit::Table => Some(Some(*n)),
+            Exit::LayoutTable | Exit::Grid => Some(None),
+            _ => None,
+        });
+        let Some(Some(outer)) = outer else {
+            return false;
+        };
+        if !matches!(self.tables.last(), Some(Some(_))) {
+            return false;
+        }
+        let dom = self.dom;
+        let titled = if tag == Tag::Table {
+            // Its title was deferred just before it.
+            matches!(self.floated.last(), Some(&(o, h)) if o == outer && dom.tag(h) != Some(Tag::Table)
+                && next_element(dom, h) == Some(id))
+        } else {
+            next_element(dom, id)
+                .is_some_and(|t| dom.tag(t) == Some(Tag::Table) && !table::is_layout(dom, t))
+        };
+        if titled {
+            self.floated.push((outer, id));
+        }
+        titled
+    }
+
+    /// Write the floated elements deferred to after `id`, a heading (or a table: what
+    /// [`Renderer::defer_out_of_cell`] took out of its cells) — or, should the heading not
+    /// have been written as one, `id` being its parent: they are never lost.
     fn replay_floated(&mut self, id: NodeId) {
         while let Some(i) = self
             .floated
@@ -977,7 +1030,7 @@ impl Renderer<'_> {
                 let href = dom.attr(id, Attr::Href).and_then(|h| self.urls.link(h));
                 // A link to the element it sits in (`<h2 id=x><a href="#x">Title</a></h2>`) says
                 // nothing a reader needs: keep the text, drop the link.
-                if href.is_some() && links_to_itself(dom, id) {
+                if href.is_some() && (links_to_itself(dom, id) || toc_backref(dom, id)) {
                     // A permalink glyph (Sphinx's `¶` after a signature) is left out before it
                     // is written: written, its text could settle a closer before it (`*(y)*¶`
                     // drops the markers), moving what the link's exit would cut back to.
@@ -2242,6 +2295,13 @@ fn in_page_link(dom: &Dom, a: NodeId) -> bool {
         .is_some_and(|h| h.trim_start().starts_with('#'))
 }
 
+/// A docutils section title linked back to its entry in the `.. contents::` table
+/// (`<h2><a class="toc-backref" href="#id9">FFI Interface</a></h2>`, the default
+/// `backlinks: entry`): in-page navigation like a self link, its text is the heading.
+fn toc_backref(dom: &Dom, a: NodeId) -> bool {
+    in_page_link(dom, a) && dom.has_class(a, &["toc-backref"])
+}
+
 /// Whether `<a href="#frag">` targets itself or one of its three nearest ancestors.
 fn links_to_itself(dom: &Dom, a: NodeId) -> bool {
     let Some(href) = dom.attr(a, Attr::Href) else {
@@ -2300,6 +2360,24 @@ fn floated_before_heading(dom: &Dom, id: NodeId, tag: Tag) -> Option<NodeId> {
             | Kind::Other => {}
             Kind::Text { .. } if dom.text_of(next).trim().is_empty() => {}
             _ => return None,
+        }
+        next = dom.node(next).next;
+    }
+    None
+}
+
+/// The element after `id` among its siblings, past white space and comments.
+fn next_element(dom: &Dom, id: NodeId) -> Option<NodeId> {
+    let mut next = dom.node(id).next;
+    // Bounded: a heading is followed by its table or by text.
+    for _ in 0..8 {
+        if next == NONE {
+            return None;
+        }
+        match dom.node(next).kind {
+            Kind::Element { .. } => return Some(next),
+            Kind::Text { .. } if !dom.text_of(next).trim().is_empty() => return None,
+            _ => {}
         }
         next = dom.node(next).next;
     }
