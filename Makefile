@@ -10,8 +10,8 @@
 #   make adversarial  hostile inputs at n and 4n through md-convert (time, RSS, ratio)
 #   make conformance  md-convert against six other converters' test suites (conformance/), gated
 #                   on conformance/baseline.json (seconds; docs/CONFORMANCE.md; in `make test`)
-#   make realdocs   md-convert on 61 real documentation pages of 26 generators from Debian's -doc
-#                   packages and man pages (apt-get download; not in `make test`): headings, links, code, cells, words
+#   make realdocs   md-convert on 67 real documentation pages of 29 generators from Debian's -doc
+#                   packages, man pages, TypeDoc and JSDoc (apt-get download, npm; not in `make test`): headings, links, code, cells, words
 #   make oci        OCI image of the filter (deploy/oci/Dockerfile) where Docker runs; prints its sha256
 #   make web        the engine as an npm package (wasm-pack, bundler target) in web/pkg
 #   make playground build the browser playground and serve it on 127.0.0.1:8088 (PLAYGROUND_PORT)
@@ -144,10 +144,11 @@ readability: setup
 	.venv/bin/python scripts/readability_eval.py --bin "$${CARGO_TARGET_DIR:-target}/release/md-convert" \
 		--pages "$$dir/test-pages" $(READABILITY_ARGS)
 
-# Faithfulness on real generated documentation (Doxygen, AsciiDoc, Sphinx with six themes, qdoc,
+# Faithfulness on real generated documentation (Doxygen, AsciiDoc, Sphinx with seven themes, qdoc,
 # vim2html, SQLite, Haddock, erl_docgen, pod2html, pydoc, rustdoc, gtk-doc, gi-docgen, mandoc,
-# Javadoc and more, 26 generators): pages from Debian's -doc packages and man pages
-# (apt-get download, Debian only; not part of `make test`); see docs/CONFORMANCE.md.
+# Javadoc, TypeDoc, JSDoc and more, 29 generators): pages from Debian's -doc packages and man
+# pages, TypeDoc's and JSDoc's from npm (apt-get download, Debian only, npm; not part of
+# `make test`); see docs/CONFORMANCE.md.
 realdocs:
 	$(CARGO) build --release -p md-convert
 	scripts/realdocs/setup.sh

@@ -1,7 +1,7 @@
 //! Markup of documentation generators found on real pages by `make realdocs` (Doxygen,
 //! Haddock, Erlang/OTP, rustdoc, Scribble, MkDocs, mdBook, RDoc, docutils/numpydoc, GitHub,
-//! gtk-doc, gi-docgen, Sphinx themes, Javadoc, tab widgets): each test is a reduced repro of a
-//! page that rendered wrong.
+//! gtk-doc, gi-docgen, Sphinx themes, Javadoc, TypeDoc, JSDoc, tab widgets): each test is a
+//! reduced repro of a page that rendered wrong.
 mod common;
 use common::{md, pruned};
 
