@@ -253,9 +253,21 @@ def load_pages(path):
     return pages
 
 
+def decode_page(raw):
+    """A page that names no charset and is valid UTF-8 as text (Go's doc pages are template
+    fragments without a <meta>; go.dev serves them as UTF-8, and so reads md-convert, where
+    html5lib would guess windows-1252); any other as bytes, for the parser to detect."""
+    if re.search(rb"charset", raw[:2048], re.I):
+        return raw
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
+
+
 def run_page(pg, binary, outdir, extra_args=()):
     path = os.path.join(WORK, pg["path"])
-    raw = open(path, "rb").read()
+    raw = decode_page(open(path, "rb").read())
     src = BeautifulSoup(raw, "html5lib")
     src_full = BeautifulSoup(raw, "html5lib")
     main = None

@@ -19,7 +19,8 @@ old="libsdl2-doc doxygen-doc git-doc python3.11-doc qtbase5-doc-html vim-doc sql
 new="rust-doc racket-doc r-doc-html postgresql-doc-15 python-scipy-doc asciidoctor-doc mkdocs-doc
     libglib2.0-doc libgtk-4-doc python-django-doc sphinx-doc python-flask-doc mandoc curl
     manpages-dev openssh-client
-    libcommons-lang3-java-doc python-scrapy-doc python-cffi-doc"
+    libcommons-lang3-java-doc python-scrapy-doc python-cffi-doc
+    golang-1.19-doc python-pytest-doc ruby-mocha-doc"
 # Each package once: a work dir that had the first ten (.done) fetches just the newer ones.
 if [ -f .done ]; then for p in $old; do touch "$p.done"; done; fi
 for p in $old $new; do
