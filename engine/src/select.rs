@@ -623,7 +623,7 @@ fn boilerplate_named<'a>(dom: &'a Dom, id: NodeId, verdicts: &mut Verdicts<'a>) 
         let admonition = class
             .split_ascii_whitespace()
             .any(|w| w.eq_ignore_ascii_case("admonition"));
-        if !admonition && verdicts.is_negative(class) {
+        if !admonition && verdicts.is_negative(class) && !documented_tags(dom, id, class) {
             return true;
         }
     }
@@ -641,6 +641,85 @@ fn boilerplate_named<'a>(dom: &'a Dom, id: NodeId, verdicts: &mut Verdicts<'a>) 
             .and_then(|cut| name.get(..cut))
             .is_some_and(|first| listed(ID_PREFIXES, first));
     named && !named_after_heading(dom, id, name)
+}
+
+/// Nodes [`documented_tags`] reads: a tag list is short.
+const TAG_LIST_NODES: usize = 400;
+/// Words outside links a tag list may hold (`Tags:`, `Filed under:`, separators).
+const TAG_LIST_WORDS: usize = 8;
+
+/// A block named `tags` for nothing else that holds documentation, not a list of tag links:
+/// a code block, or more than a label's words outside links. YARD writes each method's
+/// `@param`, `@return` and `@example` tags as `div.tags` ("Parameters:", a name, a type and
+/// a description; "Examples:" over a `<pre>`); a news tag list is its links.
+fn documented_tags(dom: &Dom, id: NodeId, class: &str) -> bool {
+    let named_tags = class
+        .as_bytes()
+        .windows(4)
+        .any(|w| w.eq_ignore_ascii_case(b"tags"));
+    if !named_tags || is_negative(&blank_tags_token(class)) {
+        return false;
+    }
+    let mut words = 0usize;
+    for (seen, n) in dom.descendants(id).enumerate() {
+        if seen >= TAG_LIST_NODES {
+            // Longer than any tag list.
+            return true;
+        }
+        if dom.tag(n) == Some(Tag::Pre) {
+            return true;
+        }
+        let text = dom.text_of(n);
+        if text.trim().is_empty() || inside_link(dom, n, id) {
+            continue;
+        }
+        words += text.split_whitespace().count();
+        if words > TAG_LIST_WORDS {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `n` sits in a link (`<a href>`) below `root`.
+fn inside_link(dom: &Dom, n: NodeId, root: NodeId) -> bool {
+    let mut up = dom.node(n).parent;
+    // Inline nesting is shallow; deeper than this is not a tag link's text.
+    for _ in 0..16 {
+        if up == NONE || up == root {
+            return false;
+        }
+        if dom.tag(up) == Some(Tag::A) && dom.attr(up, Attr::Href).is_some() {
+            return true;
+        }
+        up = dom.node(up).parent;
+    }
+    false
+}
+
+/// The class value with each whole `tags` token blanked out, the rest byte for byte: what
+/// [`is_negative`] says of it is what the other words say.
+fn blank_tags_token(class: &str) -> String {
+    let mut out = String::with_capacity(class.len());
+    let mut rest = class;
+    while !rest.is_empty() {
+        let end = rest
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(rest.len());
+        let (run, after) = rest.split_at(end);
+        out.push_str(if run.eq_ignore_ascii_case("tags") {
+            "    "
+        } else {
+            run
+        });
+        let sep = after
+            .find(|c: char| c.is_ascii_alphanumeric())
+            .unwrap_or(after.len());
+        let (gap, next) = after.split_at(sep);
+        out.push_str(gap);
+        rest = next;
+    }
+    out
 }
 
 /// A section whose id is its heading's anchor: the element opens with a heading whose text,

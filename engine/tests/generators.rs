@@ -1,7 +1,7 @@
 //! Markup of documentation generators found on real pages by `make realdocs` (Doxygen,
 //! Haddock, Erlang/OTP, rustdoc, Scribble, MkDocs, mdBook, RDoc, docutils/numpydoc, GitHub,
-//! gtk-doc, gi-docgen, Sphinx themes, Javadoc, TypeDoc, JSDoc, tab widgets): each test is a
-//! reduced repro of a page that rendered wrong.
+//! gtk-doc, gi-docgen, Sphinx themes, Javadoc, TypeDoc, JSDoc, YARD, tab widgets): each test
+//! is a reduced repro of a page that rendered wrong.
 mod common;
 use common::{md, pruned};
 
@@ -839,5 +839,46 @@ fn docutils_toc_backref_heading_is_text() {
     assert_eq!(
         md("<h2>See <a href=\"#id9\">the table</a></h2>"),
         "## See [the table](#id9)\n"
+fn yard_tags_are_documentation_not_a_tag_list() {
+    // YARD writes a method's @example, @param and @return as `div.tags`: not a tag cloud.
+    let page = format!(
+        "<html><body><div id=\"content\"><h1>Class: Mocha::Mock</h1>{}\
+        <h3 class=\"signature\" id=\"expects\">#expects(name)</h3>\
+        <div class=\"docstring\"><p>Adds an expectation.</p></div>\
+        <div class=\"tags\"><div class=\"examples\"><p class=\"tag_title\">Examples:</p>\
+        <pre class=\"example code\"><code>object.expects(:foo)</code></pre></div></div>\
+        <div class=\"tags\"><p class=\"tag_title\">Parameters:</p><ul class=\"param\"><li>\
+        <span class=\"name\">name</span> <span class=\"type\">(<tt>Symbol</tt>)</span> &mdash; \
+        <div class=\"inline\"><p>name of the expected method</p></div></li></ul></div>\
+        <div class=\"post-tags\">Tags: <a href=\"/t/ruby\">ruby</a>, <a href=\"/t/testing\">testing</a></div>\
+        </div></body></html>",
+        prose(4)
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("Examples:\n\n```\nobject.expects(:foo)\n```"),
+        "{md}"
+    );
+    assert!(md.contains("name of the expected method"), "{md}");
+    // A list of tag links under its label is still a tag list.
+    assert!(!md.contains("testing"), "{md}");
+}
+
+#[test]
+fn listing_beside_a_gutter_of_line_numbers_is_a_code_block() {
+    // YARD's `table.source_code`: the gutter is a `<pre>` of consecutive numbers, no class.
+    let html = "<table class=\"source_code\"><tr><td><pre class=\"lines\">\n\n\n311\n312\n313</pre></td>\
+        <td><pre class=\"code\"><span class=\"info file\"># File 'lib/mocha/mock.rb', line 311</span>\n\n\
+        def method_missing(symbol)\n  handle(symbol)\nend</pre></td></tr></table>";
+    assert_eq!(
+        md(html),
+        "```\n# File 'lib/mocha/mock.rb', line 311\n\ndef method_missing(symbol)\n  handle(symbol)\nend\n```\n"
+    );
+    // Numbers that do not count lines are data.
+    assert_eq!(
+        md("<table><tr><td><pre>3\n1</pre></td><td><pre>x</pre></td></tr></table>"),
+        "| `3 1` | `x` |\n| --- | --- |\n"
+    );
+}
     );
 }

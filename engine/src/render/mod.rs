@@ -1205,7 +1205,9 @@ impl Renderer<'_> {
                 }
             }
             Tag::Tr | Tag::Td | Tag::Th | Tag::Caption if !self.in_data_table() => {
-                if line_number_gutter(dom, id, tag) {
+                if line_number_gutter(dom, id, tag)
+                    || (matches!(tag, Tag::Td | Tag::Th) && table::gutter_cell(dom, id))
+                {
                     return None;
                 }
                 self.block_start()

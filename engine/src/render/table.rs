@@ -229,7 +229,7 @@ pub fn parse_align(align_attr: Option<&str>, style: Option<&str>) -> Align {
 }
 
 /// A cell of line numbers beside code (Pygments `td.linenos`, Rouge `td.rouge-gutter`,
-/// gtk-doc `td.listing_lines`, …).
+/// gtk-doc `td.listing_lines`, …, or any cell that reads so: [`numbered_gutter`]).
 pub fn gutter_cell(dom: &Dom, cell: NodeId) -> bool {
     dom.has_class(
         cell,
@@ -241,7 +241,61 @@ pub fn gutter_cell(dom: &Dom, cell: NodeId) -> bool {
             "hljs-ln-numbers",
             "listing_lines",
         ],
-    )
+    ) || numbered_gutter(dom, cell)
+}
+
+/// Text nodes of a gutter's `<pre>` [`numbered_gutter`] reads (four times as many nodes of
+/// the cell beside it, to find its `<pre>`).
+const GUTTER_NODES: usize = 16;
+
+/// A cell whose only content is a `<pre>` of line numbers counting up by one (`311`, `312`,
+/// `313`), beside a cell holding a `<pre>`: the gutter of a listing, whatever its class
+/// (YARD's `table.source_code`: `<td><pre class="lines">` beside `<td><pre class="code">`).
+fn numbered_gutter(dom: &Dom, cell: NodeId) -> bool {
+    if !matches!(dom.tag(cell), Some(Tag::Td | Tag::Th)) {
+        return false;
+    }
+    let mut content = dom.children(cell).filter(|&c| match dom.tag(c) {
+        Some(_) => true,
+        None => !dom.text_of(c).trim().is_empty(),
+    });
+    let pre = match (content.next(), content.next()) {
+        (Some(pre), None) if dom.tag(pre) == Some(Tag::Pre) => pre,
+        _ => return false,
+    };
+    if !counts_lines(dom, pre) {
+        return false;
+    }
+    let row = dom.node(cell).parent;
+    dom.children(row).any(|c| {
+        c != cell
+            && matches!(dom.tag(c), Some(Tag::Td | Tag::Th))
+            && dom
+                .descendants(c)
+                .take(GUTTER_NODES * 4)
+                .any(|n| dom.tag(n) == Some(Tag::Pre))
+    })
+}
+
+/// Whether the text of `pre` (text children only) is whole numbers, each one more than the
+/// one before.
+fn counts_lines(dom: &Dom, pre: NodeId) -> bool {
+    let mut last: Option<u64> = None;
+    for (seen, c) in dom.children(pre).enumerate() {
+        if seen >= GUTTER_NODES || dom.tag(c).is_some() {
+            return false;
+        }
+        for word in dom.text_of(c).split_whitespace() {
+            let Ok(n) = word.parse::<u64>() else {
+                return false;
+            };
+            if last.is_some_and(|l| l.checked_add(1) != Some(n)) {
+                return false;
+            }
+            last = Some(n);
+        }
+    }
+    last.is_some()
 }
 
 /// A code listing laid out as a table: a row with a line-number cell beside the code
