@@ -880,5 +880,3 @@ fn listing_beside_a_gutter_of_line_numbers_is_a_code_block() {
         "| `3 1` | `x` |\n| --- | --- |\n"
     );
 }
-    );
-}
