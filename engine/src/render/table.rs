@@ -1,6 +1,6 @@
 //! GFM tables: cells are collected while walking and written when the table ends.
 use super::writer::Writer;
-use crate::dom::{Attr, Dom, NodeId, Tag};
+use crate::dom::{Attr, Dom, NodeId, Tag, NONE};
 
 /// Spans beyond these are clamped: a hostile `colspan=1000` on every row must not multiply
 /// the output.
@@ -267,6 +267,9 @@ fn numbered_gutter(dom: &Dom, cell: NodeId) -> bool {
         return false;
     }
     let row = dom.node(cell).parent;
+    if row == NONE {
+        return false;
+    }
     dom.children(row).any(|c| {
         c != cell
             && matches!(dom.tag(c), Some(Tag::Td | Tag::Th))
