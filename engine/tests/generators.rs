@@ -839,6 +839,10 @@ fn docutils_toc_backref_heading_is_text() {
     assert_eq!(
         md("<h2>See <a href=\"#id9\">the table</a></h2>"),
         "## See [the table](#id9)\n"
+    );
+}
+
+#[test]
 fn yard_tags_are_documentation_not_a_tag_list() {
     // YARD writes a method's @example, @param and @return as `div.tags`: not a tag cloud.
     let page = format!(
