@@ -20,7 +20,8 @@ new="rust-doc racket-doc r-doc-html postgresql-doc-15 python-scipy-doc asciidoct
     libglib2.0-doc libgtk-4-doc python-django-doc sphinx-doc python-flask-doc mandoc curl
     manpages-dev openssh-client
     libcommons-lang3-java-doc python-scrapy-doc python-cffi-doc
-    golang-1.19-doc python-pytest-doc ruby-mocha-doc"
+    golang-1.19-doc python-pytest-doc ruby-mocha-doc
+    cppreference-doc-en-html libboost1.81-doc"
 # Each package once: a work dir that had the first ten (.done) fetches just the newer ones.
 if [ -f .done ]; then for p in $old; do touch "$p.done"; done; fi
 for p in $old $new; do
