@@ -1913,6 +1913,7 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             in_content[n as usize] = true;
         }
     }
+    let mut layout_cache = vec![0u8; dom.nodes.len()];
     for &n in order {
         let Some(tag) = dom.tag(n) else { continue };
         let parent = dom.node(n).parent;
@@ -1930,7 +1931,7 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
         // `T = <a>term()</a>`. One long one is a teaser ("Read more: <a>headline</a>").
         let anchors = stats.anchors.get(n as usize).copied().unwrap_or(0);
         let link_bytes = stats.link.get(n as usize).copied().unwrap_or(0);
-        let reference = anchors == 1 && link_bytes < 20;
+        let reference = anchors == 1 && (link_bytes < 20 || names_row(dom, n, &mut layout_cache));
         let link_farm = text > 0
             && ld > 0.5
             && text < 2000
@@ -1946,6 +1947,35 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             }
         }
     }
+}
+
+/// Whether block `n` (through at most three wrapping `div`s) is the first cell of a data
+/// table's row with more cells after it: a link there names the row, as an API index
+/// pairs each member with its description (cppreference's
+/// `<td><div class="t-dsc-member-div"><a>std::swap(std::vector)</a>` | "specializes …").
+fn names_row(dom: &Dom, n: NodeId, layout_cache: &mut [u8]) -> bool {
+    let mut at = n;
+    for _ in 0..4 {
+        let up = dom.node(at).parent;
+        if up == NONE {
+            return false;
+        }
+        match dom.tag(up) {
+            Some(Tag::Div) => at = up,
+            Some(Tag::Td | Tag::Th) => {
+                let tr = dom.node(up).parent;
+                let mut cells = dom
+                    .children(tr)
+                    .filter(|&c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)));
+                return dom.tag(tr) == Some(Tag::Tr)
+                    && cells.next() == Some(up)
+                    && cells.next().is_some()
+                    && !in_layout_table(dom, up, layout_cache);
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// How far [`entry_among_prose`] looks for like siblings on each side.

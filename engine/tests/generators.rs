@@ -84,16 +84,23 @@ fn haddock_codes_within_one_pre_line_stay_on_it() {
 
 #[test]
 fn pre_in_a_table_cell_keeps_its_words_apart() {
-    // A data table (header row): the code is a span in the cell, its lines joined by spaces
-    // as the cell's paragraphs are.
+    // A data table (header row): a one-line listing is a span in the cell, apart from the
+    // words around it as the cell's paragraphs are.
+    let html = "<table><thead><tr><th>Note for C Programmers</th></tr></thead><tr><td>For example:<pre>int f();\n</pre>The end.</td></tr></table>";
+    assert_eq!(
+        md(html),
+        "| Note for C Programmers |\n| --- |\n| For example: `int f();` The end. |\n"
+    );
+    assert_eq!(
+        md("<table><tr><th>A</th><th>B</th></tr><tr><td><p>One</p><p>two</p></td><td>x<pre>a b</pre></td></tr></table>"),
+        "| A | B |\n| --- | --- |\n| One two | x `a b` |\n"
+    );
+    // A listing of several lines would lose its line breaks in a cell: the cells are blocks,
+    // under their column's name.
     let html = "<table><thead><tr><th>Note for C Programmers</th></tr></thead><tr><td>For example:<pre>int f()\n{\n    return 1;\n}</pre>The end.</td></tr></table>";
     assert_eq!(
         md(html),
-        "| Note for C Programmers |\n| --- |\n| For example: `int f() { return 1; }` The end. |\n"
-    );
-    assert_eq!(
-        md("<table><tr><th>A</th><th>B</th></tr><tr><td><p>One</p><p>two</p></td><td>x<pre>a\nb</pre></td></tr></table>"),
-        "| A | B |\n| --- | --- |\n| One two | x `a b` |\n"
+        "**Note for C Programmers**\n\nFor example:\n\n```\nint f()\n{\n    return 1;\n}\n```\n\nThe end.\n"
     );
     // A layout table (one column, no header): its cells are blocks, the code a fenced block.
     let html = "<table><tr><td>For example:<pre>int f()\n{\n    return 1;\n}</pre>The end.</td></tr></table>";
@@ -878,9 +885,119 @@ fn listing_beside_a_gutter_of_line_numbers_is_a_code_block() {
         md(html),
         "```\n# File 'lib/mocha/mock.rb', line 311\n\ndef method_missing(symbol)\n  handle(symbol)\nend\n```\n"
     );
-    // Numbers that do not count lines are data.
+    // Numbers that do not count lines are content, kept (a listing of several lines makes
+    // the table blocks: see `listing_in_a_cell_writes_the_table_as_blocks_under_column_names`).
     assert_eq!(
         md("<table><tr><td><pre>3\n1</pre></td><td><pre>x</pre></td></tr></table>"),
-        "| `3 1` | `x` |\n| --- | --- |\n"
+        "```\n3\n1\n```\n\n```\nx\n```\n"
+    );
+}
+
+#[test]
+fn listing_in_a_cell_writes_the_table_as_blocks_under_column_names() {
+    // Boost.Function's tutorial sets two listings side by side under "Preferred syntax" and
+    // "Portable syntax". Flattened into a cell, `f(5); // Call x.foo(5)` would comment out
+    // the rest of the listing.
+    let html = "<table class=\"table\"><thead><tr><th>Preferred syntax</th><th>Portable syntax</th></tr></thead>\
+        <tbody><tr><td><pre class=\"table-programlisting\">X x;\nf(5); // Call x.foo(5)</pre></td>\
+        <td><pre class=\"table-programlisting\">Y y;<br>g(5);</pre></td></tr></tbody></table>";
+    assert_eq!(
+        md(html),
+        "**Preferred syntax**\n\n```\nX x;\nf(5); // Call x.foo(5)\n```\n\n\
+        **Portable syntax**\n\n```\nY y;\ng(5);\n```\n"
+    );
+    // One line each (blank lines around it aside): still a GFM table of code spans.
+    let html = "<table><thead><tr><th>Preferred</th><th>Portable</th></tr></thead>\
+        <tbody><tr><td><pre>\nboost::function&lt;int (int)&gt; f;\n\n</pre></td><td><pre>boost::function1&lt;int, int&gt; f;</pre></td></tr></tbody></table>";
+    assert_eq!(
+        md(html),
+        "| Preferred | Portable |\n| --- | --- |\n| `boost::function<int (int)> f;` | `boost::function1<int, int> f;` |\n"
+    );
+    // One listing among rows of data leaves the table a table, the listing a code span.
+    let html = "<table><tr><th>Severity</th><th>What to do</th></tr><tr><td>SEV1</td><td>Page</td></tr>\
+        <tr><td>SEV2</td><td>Ack</td></tr><tr><td>SEV3</td><td><pre>ticket new \\\n  --title x</pre></td></tr></table>";
+    assert_eq!(
+        md(html),
+        "| Severity | What to do |\n| --- | --- |\n| SEV1 | Page |\n| SEV2 | Ack |\n\
+        | SEV3 | `ticket new \\ --title x` |\n"
+    );
+    // Without a header row the cells are blocks as they stand (gtk-doc's variable lists).
+    let html = "<table><tr><td>debug-blocks</td><td>For example:<pre>void *slist;\ng_list_free (slist);</pre></td></tr></table>";
+    assert_eq!(
+        md(html),
+        "debug-blocks\n\nFor example:\n\n```\nvoid *slist;\ng_list_free (slist);\n```\n"
+    );
+}
+
+#[test]
+fn nested_table_of_inline_cells_stays_in_its_record() {
+    // cppreference's member types: a revision table (`value_type&` | `(since C++11)`) in a
+    // row's cell is a note flattened into the cell; the member table stays a table.
+    let rev = "<table class=\"t-rev-begin\"><tr><td><code>Allocator::reference</code></td>\
+        <td>(until C++11)</td></tr><tr><td><code>value_type&amp;</code></td><td>(since C++11)</td></tr></table>";
+    let html = format!(
+        "<table class=\"t-dsc-begin\"><tr><td>Member type</td><td>Definition</td></tr>\
+        <tr><td><code>value_type</code></td><td><code>T</code></td></tr>\
+        <tr><td><code>reference</code></td><td>{rev}</td></tr></table>"
+    );
+    assert_eq!(
+        md(&html),
+        "| Member type | Definition |\n| --- | --- |\n| `value_type` | `T` |\n\
+        | `reference` | `Allocator::reference` (until C++11) `value_type&` (since C++11) |\n"
+    );
+    // One row of a menu table beside an article: a page laid out in a table, cells as blocks.
+    let html = "<table><tr><td><table><tr><td><a href=\"/a\">Home</a></td><td><a href=\"/b\">About</a></td></tr></table></td>\
+        <td>The article.</td></tr></table>";
+    assert_eq!(
+        md(html),
+        "| [Home](/a) | [About](/b) |\n| --- | --- |\n\nThe article.\n"
+    );
+    // A nested table holding blocks lays the outer table out too, however many rows.
+    let html = "<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr>\
+        <tr><td>e</td><td><table><tr><td><p>x</p></td></tr></table></td></tr></table>";
+    assert_eq!(md(html), "a\n\nb\n\nc\n\nd\n\ne\n\nx\n");
+}
+
+#[test]
+fn columns_empty_in_every_row_are_left_out() {
+    // cppreference's syntax tables: a separator row `<td colspan="10">` before each entry
+    // widened every row to ten columns, eight of them empty.
+    let html = "<table class=\"t-sdsc-begin\"><tr><td colspan=\"10\" class=\"t-sdsc-sep\"></td></tr>\
+        <tr><td><code>[</code> captures <code>]</code></td><td>(1)</td><td></td></tr>\
+        <tr><td colspan=\"10\"></td></tr><tr><td><code>this</code></td><td>(2)</td><td>(C++17)</td></tr></table>";
+    assert_eq!(
+        md(html),
+        "| `[` captures `]` | (1) | |\n| --- | --- | --- |\n| `this` | (2) | (C++17) |\n"
+    );
+    // A header over an empty column keeps it.
+    assert_eq!(
+        md("<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td></td></tr></table>"),
+        "| a | b |\n| --- | --- |\n| 1 | |\n"
+    );
+}
+
+#[test]
+fn link_naming_a_table_row_is_not_a_link_farm() {
+    // cppreference's non-member functions: each row's first cell is one link, the name the
+    // description beside it is about; a long name is still no related-links box.
+    let prose = "<p>A vector stores its elements contiguously, so they can be accessed through \
+        offsets on pointers as well as through iterators, and passed to C functions.</p>";
+    let html = format!(
+        "<html><body><div id=\"content\"><h1>std::vector</h1>{prose}{prose}\
+        <h3>Non-member functions</h3><table class=\"t-dsc-begin\">\
+        <tr><td><div class=\"t-dsc-member-div\"><div><a href=\"swap2.html\">std::swap(std::vector)</a></div></div></td>\
+        <td>specializes the std::swap algorithm (function template)</td></tr>\
+        <tr><td><div class=\"t-dsc-member-div\"><div><a href=\"cmp.html\">operator== operator!= operator&lt;</a></div></div></td>\
+        <td>lexicographically compares the values in the vector (function template)</td></tr>\
+        </table>{prose}</div><div class=\"footer\"><div><a href=\"/about\">About this site and its many contributors</a></div></div></body></html>"
+    );
+    let out = pruned(&html);
+    assert!(
+        out.contains("| [std::swap(std::vector)](swap2.html) | specializes"),
+        "{out}"
+    );
+    assert!(
+        out.contains("| [operator== operator!= operator<](cmp.html) |"),
+        "{out}"
     );
 }

@@ -552,11 +552,7 @@ impl Renderer<'_> {
             }
         } else if let Some(i) = self.tab_labels.iter().position(|&(p, _)| p == id) {
             let (_, label) = self.tab_labels.swap_remove(i);
-            self.w.begin_block(false);
-            let at = self.w.open_marker("**");
-            self.text(&label);
-            self.w.close_marker(at, 2, "**");
-            self.w.end_block();
+            self.label(&label);
         }
         false
     }
@@ -1210,6 +1206,16 @@ impl Renderer<'_> {
                 {
                     return None;
                 }
+                if self.labels_columns() {
+                    // A table written as blocks names each cell's column above it.
+                    if tag == Tag::Tr && table::is_label_row(dom, id) {
+                        return None;
+                    }
+                    let cell = matches!(tag, Tag::Td | Tag::Th);
+                    if let Some(label) = cell.then(|| table::column_label(dom, id)).flatten() {
+                        self.label(&label);
+                    }
+                }
                 self.block_start()
             }
             Tag::Tr => {
@@ -1826,6 +1832,22 @@ impl Renderer<'_> {
         dom.descendants(heading)
             .take(256)
             .any(|n| !dom.text_of(n).trim().is_empty())
+    }
+
+    /// Cells of the innermost table are written as blocks under their columns' names: it
+    /// is a table with a header made layout by a listing of several lines in a cell (other
+    /// tables with a header are data), and nothing around it flattens blocks.
+    fn labels_columns(&mut self) -> bool {
+        matches!(self.tables.last(), Some(None)) && !self.must_flatten()
+    }
+
+    /// A bold paragraph naming what follows.
+    fn label(&mut self, label: &str) {
+        self.w.begin_block(false);
+        let at = self.w.open_marker("**");
+        self.text(label);
+        self.w.close_marker(at, 2, "**");
+        self.w.end_block();
     }
 
     fn in_data_table(&self) -> bool {

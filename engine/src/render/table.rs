@@ -141,6 +141,7 @@ impl Table {
         if empty_head && self.rows.len() == 1 {
             self.rows.clear();
         }
+        self.drop_empty_columns();
         let cols = self.rows.iter().map(Vec::len).max().unwrap_or(0);
         // The caption shows even above a table with no cells.
         if let Some(caption) = self.caption.take().filter(|c| !c.trim().is_empty()) {
@@ -189,6 +190,40 @@ impl Table {
         }
         let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
         w.block_lines(&refs);
+    }
+}
+
+impl Table {
+    /// Columns empty in every row, header included, are left out while two remain: a
+    /// separator row's `colspan="10"` (cppreference's syntax tables) widens every row after
+    /// it with cells that hold nothing.
+    fn drop_empty_columns(&mut self) {
+        let cols = self.rows.iter().map(Vec::len).max().unwrap_or(0);
+        let filled: Vec<bool> = (0..cols)
+            .map(|i| {
+                self.rows
+                    .iter()
+                    .any(|r| r.get(i).is_some_and(|c| !c.trim().is_empty()))
+            })
+            .collect();
+        // Down to one column the table would read as a layout table (its cells written as
+        // paragraphs): the empty column stays.
+        let kept = filled.iter().filter(|&&f| f).count();
+        if kept == cols || kept < 2 {
+            return;
+        }
+        for row in &mut self.rows {
+            let mut i = 0;
+            row.retain(|_| {
+                i += 1;
+                filled.get(i - 1).copied().unwrap_or(false)
+            });
+        }
+        let mut i = 0;
+        self.align.retain(|_| {
+            i += 1;
+            filled.get(i - 1).copied().unwrap_or(true)
+        });
     }
 }
 
@@ -335,6 +370,12 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
     let mut header = false;
     let mut heading_rows = false;
     let mut multi_cell_rows = 0usize;
+    let mut min_cells = usize::MAX;
+    // Rows holding cells, and listings of several lines in cells.
+    let mut rows = 0usize;
+    let mut listings = 0usize;
+    // A nested table whose cells hold only inline content.
+    let mut inline_tables = false;
     // Block content in a cell: page columns hold paragraphs and lists, member rows do not.
     let mut blocks = false;
     let mut stack: Vec<NodeId> = dom.children(table).collect();
@@ -343,8 +384,19 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
         match tag {
             // A nested table or a heading makes a table layout, unless it has a header
             // (`<th>`, `<thead>`, `<caption>`): data tables do not use those for layout.
+            // A nested table of inline cells may be a note inside a record (judged below).
             Tag::Table => {
-                structure = true;
+                if inline_cells_only(dom, id) {
+                    inline_tables = true;
+                } else {
+                    structure = true;
+                }
+                continue;
+            }
+            // A listing of several lines cannot sit in a GFM cell without losing its line
+            // breaks (a `//` comment would swallow the rest; judged below).
+            Tag::Pre if several_lines(dom, id) => {
+                listings += 1;
                 continue;
             }
             Tag::Td | Tag::Th if gutter_cell(dom, id) => return true,
@@ -376,6 +428,10 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
                     .filter(|&c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)))
                     .count();
                 max_cells = max_cells.max(cells);
+                if cells > 0 {
+                    min_cells = min_cells.min(cells);
+                    rows += 1;
+                }
                 multi_cell_rows += usize::from(cells > 1);
             }
             _ => {}
@@ -389,7 +445,74 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
     if heading_rows && multi_cell_rows < 3 && blocks {
         structure = true;
     }
+    // Small tables of inline cells nested in a record of rows of the same width are notes
+    // in its cells (cppreference's revision tables: `value_type&` | `(since C++11)` in a
+    // member-types row), flattened into them; elsewhere they lay a page out.
+    if inline_tables && !(multi_cell_rows >= 2 && min_cells == max_cells) {
+        structure = true;
+    }
+    // Where listings fill the table (Boost.Function's "Preferred syntax" | "Portable syntax"
+    // listings side by side, a note box around an example) its cells are written as blocks,
+    // header or not; one listing among many rows of data leaves the table a table.
+    if listings > 0 && listings * 2 >= rows {
+        return true;
+    }
     (max_cells <= 1 || structure) && !header
+}
+
+/// Nodes [`inline_cells_only`] and [`several_lines`] read before answering no.
+const NESTED_SCAN: usize = 2000;
+
+/// Whether a (nested) table holds nothing but rows of inline cells: no block, list, code
+/// block, heading or further table in any cell.
+fn inline_cells_only(dom: &Dom, table: NodeId) -> bool {
+    for (seen, n) in dom.descendants(table).enumerate() {
+        if seen >= NESTED_SCAN {
+            return false;
+        }
+        let inline = match dom.tag(n) {
+            None => true,
+            Some(Tag::Tbody | Tag::Thead | Tag::Tfoot | Tag::Tr | Tag::Td | Tag::Th) => true,
+            Some(Tag::Table | Tag::Caption | Tag::Pre | Tag::Listing | Tag::Xmp) => false,
+            Some(Tag::P | Tag::Div | Tag::Ul | Tag::Ol | Tag::Dl | Tag::Blockquote) => false,
+            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6) => false,
+            Some(Tag::Section | Tag::Article | Tag::Nav | Tag::Aside | Tag::Form) => false,
+            Some(Tag::Header | Tag::Footer | Tag::Main | Tag::Hr) => false,
+            Some(_) => true,
+        };
+        if !inline {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether a `<pre>` holds more than one line of text (blank lines at its ends aside).
+fn several_lines(dom: &Dom, pre: NodeId) -> bool {
+    let mut text_seen = false;
+    // A line break after text: the next text starts a second line.
+    let mut broken = false;
+    for (seen, n) in dom.descendants(pre).enumerate() {
+        if seen >= NESTED_SCAN {
+            return text_seen;
+        }
+        match dom.tag(n) {
+            Some(Tag::Br) => broken |= text_seen,
+            Some(_) => {}
+            None => {
+                for (i, piece) in dom.text_of(n).split('\n').enumerate() {
+                    broken |= i > 0 && text_seen;
+                    if !piece.trim().is_empty() {
+                        if broken {
+                            return true;
+                        }
+                        text_seen = true;
+                    }
+                }
+            }
+        }
+    }
+    false
 }
 
 /// The heading of a row that holds nothing else: one cell, whose only content is a heading
@@ -422,4 +545,78 @@ pub fn heading_row(dom: &Dom, tr: NodeId) -> Option<NodeId> {
         }
     }
     heading
+}
+
+/// The table a row belongs to, through `<thead>`, `<tbody>` or `<tfoot>`.
+fn table_of_row(dom: &Dom, tr: NodeId) -> Option<NodeId> {
+    let mut up = dom.node(tr).parent;
+    if matches!(dom.tag(up), Some(Tag::Thead | Tag::Tbody | Tag::Tfoot)) {
+        up = dom.node(up).parent;
+    }
+    (dom.tag(up) == Some(Tag::Table)).then_some(up)
+}
+
+/// The first row of a table, when every cell of it is a `<th>`.
+fn header_row(dom: &Dom, table: NodeId) -> Option<NodeId> {
+    let row_of = |c: NodeId| match dom.tag(c) {
+        Some(Tag::Tr) => Some(c),
+        Some(Tag::Thead | Tag::Tbody | Tag::Tfoot) => {
+            dom.children(c).find(|&r| dom.tag(r) == Some(Tag::Tr))
+        }
+        _ => None,
+    };
+    let first = dom.children(table).find_map(row_of)?;
+    let mut cells = dom
+        .children(first)
+        .filter(|&c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)))
+        .peekable();
+    cells.peek()?;
+    cells.all(|c| dom.tag(c) == Some(Tag::Th)).then_some(first)
+}
+
+/// Whether `tr` is the header row of a table written as blocks (one holding a listing of
+/// several lines): its cells label the cells below them instead ([`column_label`]).
+pub fn is_label_row(dom: &Dom, tr: NodeId) -> bool {
+    table_of_row(dom, tr).and_then(|t| header_row(dom, t)) == Some(tr)
+}
+
+/// The text of the header cell above `cell` in a table written as blocks, so a code block
+/// keeps its column's name ("Preferred syntax" over one listing, "Portable syntax" over the
+/// other, as Boost.Function's tutorial sets them side by side).
+pub fn column_label(dom: &Dom, cell: NodeId) -> Option<String> {
+    let tr = dom.node(cell).parent;
+    let head = table_of_row(dom, tr).and_then(|t| header_row(dom, t))?;
+    let blank = || {
+        dom.descendants(cell)
+            .take(NESTED_SCAN)
+            .all(|n| dom.tag(n).is_some() || dom.text_of(n).trim().is_empty())
+    };
+    if head == tr || blank() {
+        return None;
+    }
+    let span = |c: NodeId| {
+        dom.attr(c, Attr::Colspan)
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .unwrap_or(1)
+            .clamp(1, MAX_COLS)
+    };
+    let cells = |r: NodeId| {
+        dom.children(r)
+            .filter(|&c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)))
+    };
+    let col: usize = cells(tr).take_while(|&c| c != cell).map(span).sum();
+    let mut at = 0;
+    let label = cells(head).find(|&h| {
+        at += span(h);
+        at > col
+    })?;
+    let text: String = dom
+        .descendants(label)
+        .take(NESTED_SCAN)
+        .filter(|&n| dom.tag(n).is_none())
+        .map(|n| dom.text_of(n))
+        .collect::<Vec<_>>()
+        .join("");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!text.is_empty()).then_some(text)
 }
