@@ -10,7 +10,7 @@
 #   make adversarial  hostile inputs at n and 4n through md-convert (time, RSS, ratio)
 #   make conformance  md-convert against six other converters' test suites (conformance/), gated
 #                   on conformance/baseline.json (seconds; docs/CONFORMANCE.md; in `make test`)
-#   make realdocs   md-convert on 67 real documentation pages of 29 generators from Debian's -doc
+#   make realdocs   md-convert on 79 real documentation pages of 34 generators from Debian's -doc
 #                   packages, man pages, TypeDoc and JSDoc (apt-get download, npm; not in `make test`): headings, links, code, cells, words
 #   make oci        OCI image of the filter (deploy/oci/Dockerfile) where Docker runs; prints its sha256
 #   make web        the engine as an npm package (wasm-pack, bundler target) in web/pkg
@@ -146,7 +146,7 @@ readability: setup
 
 # Faithfulness on real generated documentation (Doxygen, AsciiDoc, Sphinx with seven themes, qdoc,
 # vim2html, SQLite, Haddock, erl_docgen, pod2html, pydoc, rustdoc, gtk-doc, gi-docgen, mandoc,
-# Javadoc, TypeDoc, JSDoc and more, 29 generators): pages from Debian's -doc packages and man
+# Javadoc, TypeDoc, JSDoc, YARD, cppreference and more, 34 generators): pages from Debian's -doc packages and man
 # pages, TypeDoc's and JSDoc's from npm (apt-get download, Debian only, npm; not part of
 # `make test`); see docs/CONFORMANCE.md.
 realdocs:
