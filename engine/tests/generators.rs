@@ -1001,3 +1001,21 @@ fn link_naming_a_table_row_is_not_a_link_farm() {
         "{out}"
     );
 }
+
+#[test]
+fn rows_of_one_filled_cell_beside_spacers_are_layout() {
+    // pydoc's `table.section`: an indent column of `&nbsp;` beside a class's documentation.
+    let html =
+        "<table class=\"section\"><tr><td colspan=3>&nbsp;<br><strong>Classes</strong></td></tr>\
+        <tr><td><span class=\"code\">&nbsp;&nbsp;</span></td><td>&nbsp;</td>\
+        <td><dl><dt>Method resolution order:</dt><dd>A</dd></dl><p>Docs.</p></td></tr></table>";
+    assert_eq!(
+        md(html),
+        "**Classes**\n\n**Method resolution order:**\n\nA\n\nDocs.\n"
+    );
+    // Two filled cells in a row: data, the empty cells stay cells.
+    assert_eq!(
+        md("<table><tr><td>&nbsp;</td><td><p>a</p></td></tr><tr><td>x</td><td><p>b</p></td></tr></table>"),
+        "| | a |\n| --- | --- |\n| x | b |\n"
+    );
+}

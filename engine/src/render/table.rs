@@ -370,6 +370,8 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
     let mut header = false;
     let mut heading_rows = false;
     let mut multi_cell_rows = 0usize;
+    // A row with two or more cells that are not spacers ([`spacer_cell`]).
+    let mut filled_row = false;
     let mut min_cells = usize::MAX;
     // Rows holding cells, and listings of several lines in cells.
     let mut rows = 0usize;
@@ -433,6 +435,14 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
                     rows += 1;
                 }
                 multi_cell_rows += usize::from(cells > 1);
+                if cells > 1 && !filled_row {
+                    filled_row = dom
+                        .children(id)
+                        .filter(|&c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)))
+                        .filter(|&c| !spacer_cell(dom, c))
+                        .nth(1)
+                        .is_some();
+                }
             }
             _ => {}
         }
@@ -443,6 +453,11 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
     // over navigation | article). One or two rows of inline cells are still members (a
     // Doxygen summary of one typedef, or one enum and its brief).
     if heading_rows && multi_cell_rows < 3 && blocks {
+        structure = true;
+    }
+    // Rows of one filled cell beside empty spacer cells, holding blocks: a page laid out
+    // with an indent column (pydoc's `table.section`: `&nbsp;` | a class's documentation).
+    if blocks && multi_cell_rows > 0 && !filled_row {
         structure = true;
     }
     // Small tables of inline cells nested in a record of rows of the same width are notes
@@ -513,6 +528,20 @@ fn several_lines(dom: &Dom, pre: NodeId) -> bool {
         }
     }
     false
+}
+
+/// A cell that only makes room: no text but white space (`&nbsp;` included) and no element
+/// but `<span>`/`<br>` among its first few nodes.
+fn spacer_cell(dom: &Dom, cell: NodeId) -> bool {
+    let mut nodes = dom.descendants(cell);
+    for n in nodes.by_ref().take(8) {
+        match dom.tag(n) {
+            None if dom.text_of(n).trim().is_empty() => {}
+            Some(Tag::Span | Tag::Br) => {}
+            _ => return false,
+        }
+    }
+    nodes.next().is_none()
 }
 
 /// The heading of a row that holds nothing else: one cell, whose only content is a heading
