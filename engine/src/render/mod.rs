@@ -300,7 +300,7 @@ struct Renderer<'a> {
     replaying: NodeId,
     /// Tab panels still to come and the names of their tabs ([`tabs::labelled_panels`]).
     tab_labels: Vec<(NodeId, String)>,
-    /// The title of the admonition box just written as a quote ([`admonition_title`]): it
+    /// The title of the admonition box just written as a quote ([`admonition`]): it
     /// is the box's first child, so it comes next (a box inside comes only after it).
     box_title: NodeId,
     /// The table laying out an Asciidoctor admonition block (icon cell | content cell),
@@ -769,11 +769,7 @@ impl Renderer<'_> {
             }
         }
         if matches!(tag, Tag::Div | Tag::Aside | Tag::Section) && self.flatten == 0 {
-            let (title, table) = match admonition_title(dom, id) {
-                Some(title) => (title, NONE),
-                None => admonition_block(dom, id).unwrap_or((NONE, NONE)),
-            };
-            if title != NONE {
+            if let Some((title, table)) = admonition(dom, id) {
                 // A note, tip or warning box: a quote, so that where it ends stays visible.
                 self.w.begin_block(false);
                 self.w.push_quote();
@@ -2104,9 +2100,6 @@ fn link_title(dom: &Dom, a: NodeId) -> Option<&str> {
 /// (`td.icon`: the label as text, or an icon named by its `title`/`alt`) and a content
 /// cell: the icon cell and the table.
 fn admonition_block(dom: &Dom, id: NodeId) -> Option<(NodeId, NodeId)> {
-    if !dom.has_class(id, &["admonitionblock"]) {
-        return None;
-    }
     let table = dom.first_content_child(id)?;
     if dom.tag(table) != Some(Tag::Table) {
         return None;
@@ -2198,21 +2191,38 @@ fn is_alert_title(dom: &Dom, p: NodeId) -> bool {
 /// (`.theme-admonition > [class^=admonitionHeading]`, a CSS-module name), VitePress
 /// (`.custom-block > .custom-block-title`), Starlight (`.starlight-aside >
 /// .starlight-aside__title`) and Bootstrap (`.alert > .alert-heading`). The title must be
-/// the box's first child: a box without one is no admonition.
-fn admonition_title(dom: &Dom, id: NodeId) -> Option<NodeId> {
+/// the box's first child: a box without one is no admonition. AsciiDoc's
+/// `.admonitionblock` is tried after these ([`admonition_block`]). Returns the title and,
+/// for AsciiDoc, the table to write as blocks ([`NONE`] otherwise); the class is read once.
+fn admonition(dom: &Dom, id: NodeId) -> Option<(NodeId, NodeId)> {
     let class = dom.attr(id, Attr::Class)?;
-    let is_title: fn(&str) -> bool = class.split_ascii_whitespace().find_map(|c| {
-        Some(match c {
-            "admonition" => |t: &str| matches!(t, "admonition-title" | "admonition-heading"),
-            "theme-admonition" => |t: &str| t.starts_with("admonitionHeading"),
-            "custom-block" => |t: &str| t == "custom-block-title",
-            "starlight-aside" => |t: &str| t == "starlight-aside__title",
-            "alert" => |t: &str| t == "alert-heading",
-            _ => return None,
-        })
-    })?;
-    let title = dom.first_content_child(id)?;
-    dom.has_class_where(title, is_title).then_some(title)
+    let mut is_title: Option<fn(&str) -> bool> = None;
+    let mut asciidoc = false;
+    for c in class.split_ascii_whitespace() {
+        let title: fn(&str) -> bool = match c {
+            "admonition" => |t| matches!(t, "admonition-title" | "admonition-heading"),
+            "theme-admonition" => |t| t.starts_with("admonitionHeading"),
+            "custom-block" => |t| t == "custom-block-title",
+            "starlight-aside" => |t| t == "starlight-aside__title",
+            "alert" => |t| t == "alert-heading",
+            "admonitionblock" => {
+                asciidoc = true;
+                continue;
+            }
+            _ => continue,
+        };
+        is_title.get_or_insert(title);
+    }
+    let titled = is_title.and_then(|is_title| {
+        let title = dom.first_content_child(id)?;
+        dom.has_class_where(title, is_title)
+            .then_some((title, NONE))
+    });
+    match titled {
+        Some(found) => Some(found),
+        None if asciidoc => admonition_block(dom, id),
+        None => None,
+    }
 }
 
 /// A list whose every item is a `<section>` opening with a heading (Javadoc's

@@ -305,9 +305,8 @@ fn numbered_gutter(dom: &Dom, cell: NodeId) -> bool {
     if row == NONE {
         return false;
     }
-    dom.children(row).any(|c| {
+    row_cells(dom, row).any(|c| {
         c != cell
-            && matches!(dom.tag(c), Some(Tag::Td | Tag::Th))
             && dom
                 .descendants(c)
                 .take(GUTTER_NODES * 4)
@@ -341,10 +340,7 @@ fn counts_lines(dom: &Dom, pre: NodeId) -> bool {
 /// page column: the content is what holds it. Only the rows of the table itself are read.
 pub fn is_code_listing(dom: &Dom, table: NodeId) -> bool {
     let beside_gutter = |row: NodeId| {
-        dom.tag(row) == Some(Tag::Tr)
-            && dom
-                .children(row)
-                .any(|c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)) && gutter_cell(dom, c))
+        dom.tag(row) == Some(Tag::Tr) && row_cells(dom, row).any(|c| gutter_cell(dom, c))
     };
     dom.children(table).any(|c| match dom.tag(c) {
         Some(Tag::Tbody | Tag::Thead | Tag::Tfoot) => dom.children(c).any(beside_gutter),
@@ -425,10 +421,7 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
             | Tag::Footer
             | Tag::Main => blocks = true,
             Tag::Tr => {
-                let cells = dom
-                    .children(id)
-                    .filter(|&c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)))
-                    .count();
+                let cells = row_cells(dom, id).count();
                 max_cells = max_cells.max(cells);
                 if cells > 0 {
                     min_cells = min_cells.min(cells);
@@ -436,9 +429,7 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
                 }
                 multi_cell_rows += usize::from(cells > 1);
                 if cells > 1 && !filled_row {
-                    filled_row = dom
-                        .children(id)
-                        .filter(|&c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)))
+                    filled_row = row_cells(dom, id)
                         .filter(|&c| !spacer_cell(dom, c))
                         .nth(1)
                         .is_some();
@@ -576,6 +567,12 @@ pub fn heading_row(dom: &Dom, tr: NodeId) -> Option<NodeId> {
     heading
 }
 
+/// The cells (`<td>`, `<th>`) of a row.
+fn row_cells(dom: &Dom, tr: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    dom.children(tr)
+        .filter(move |&c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)))
+}
+
 /// The table a row belongs to, through `<thead>`, `<tbody>` or `<tfoot>`.
 fn table_of_row(dom: &Dom, tr: NodeId) -> Option<NodeId> {
     let mut up = dom.node(tr).parent;
@@ -595,10 +592,7 @@ fn header_row(dom: &Dom, table: NodeId) -> Option<NodeId> {
         _ => None,
     };
     let first = dom.children(table).find_map(row_of)?;
-    let mut cells = dom
-        .children(first)
-        .filter(|&c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)))
-        .peekable();
+    let mut cells = row_cells(dom, first).peekable();
     cells.peek()?;
     cells.all(|c| dom.tag(c) == Some(Tag::Th)).then_some(first)
 }
@@ -629,13 +623,12 @@ pub fn column_label(dom: &Dom, cell: NodeId) -> Option<String> {
             .unwrap_or(1)
             .clamp(1, MAX_COLS)
     };
-    let cells = |r: NodeId| {
-        dom.children(r)
-            .filter(|&c| matches!(dom.tag(c), Some(Tag::Td | Tag::Th)))
-    };
-    let col: usize = cells(tr).take_while(|&c| c != cell).map(span).sum();
+    let col: usize = row_cells(dom, tr)
+        .take_while(|&c| c != cell)
+        .map(span)
+        .sum();
     let mut at = 0;
-    let label = cells(head).find(|&h| {
+    let label = row_cells(dom, head).find(|&h| {
         at += span(h);
         at > col
     })?;
