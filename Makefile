@@ -20,6 +20,8 @@
 #                   docs/BENCHMARKS.md (~25 min; BENCH_QUICK=1 smoke pass, BENCH_DURATION=10s per cell)
 #   make bench-cache  envoy/envoy.cache.yaml vs envoy/envoy.yaml: cache hit/miss/HTML latency
 #                   (p50/p95/p99), the HTTP cache section of docs/BENCHMARKS.md (~2 min)
+#   make bench-istio  Envoy instructions per request with deploy/istio/envoyfilter.yaml's Accept
+#                   gate, without the filter and ungated (callgrind, ~6 min; docs/DEPLOYMENT.md)
 #   make soak       k6 soak, mixed traffic (SOAK_DURATION=10m): 0 failed checks, Envoy RSS slope;
 #                   recorded in docs/BENCHMARKS.md
 #   make fuzz       cargo-fuzz targets (fuzz/; nightly + cargo-fuzz installed if missing), each for
@@ -204,6 +206,12 @@ soak: setup build
 .PHONY: bench-cache
 bench-cache: setup build
 	.venv/bin/python scripts/bench.py cache
+
+# Envoy instructions per request (callgrind) on a sidecar-shaped listener patched with
+# deploy/istio/envoyfilter.yaml: no filter, the Accept gate, the filter ungated (~6 min).
+.PHONY: bench-istio
+bench-istio: setup build
+	.venv/bin/python scripts/bench.py istio
 
 # k6 inspect (or node --check) of bench/k6/*.js; installs nothing, skips when neither is there.
 bench-check:

@@ -10,6 +10,9 @@
     bench.py check    `k6 inspect` of every bench/k6 script when k6 is installed (cheap)
     bench.py compare  only bench/compare's interleaved peer bench: .run/bench/interleaved.json,
                       its report table on stdout (docs/BENCHMARKS.md untouched)
+    bench.py istio    Envoy instructions per request (callgrind) on a sidecar-shaped listener
+                      patched with deploy/istio/envoyfilter.yaml: no filter, the Accept gate,
+                      the filter ungated; .run/bench/istio.json and a table on stdout (~6 min)
     bench.py cache    envoy/envoy.cache.yaml against envoy/envoy.yaml: cache hit, miss and HTML
                       latency; .run/bench-cache/cache.json and the HTTP cache section of
                       docs/BENCHMARKS.md (kept by `run`/`report`; BENCH_CACHE_REQUESTS=300)
@@ -330,7 +333,7 @@ class Envoy:
     workers: int
     cpus: str | None
     with_filter: bool = True
-    # False: the filter without the Accept gate (it then sees every request, as on Istio).
+    # False: the filter without the Accept gate (it then sees every request: accept_wildcard).
     gate: bool = True
     # True: Vary: Accept from route `other` instead of the markdown.vary filter
     # (docs/DEPLOYMENT.md, "The Accept gate"; harness.route_level_vary).
@@ -348,6 +351,10 @@ class Envoy:
     ready_timeout: float = 60.0
     # Another build of the filter (None: WASM).
     wasm: Path | None = None
+    # An Istio EnvoyFilter manifest (deploy/istio/): a sidecar-like inbound listener patched
+    # with it (harness.istio_config; plain HTTP only), `istio_filters` as there.
+    istio: Path | None = None
+    istio_filters: str = "gate"
 
     @property
     def http_port(self) -> int:
@@ -377,11 +384,24 @@ class Envoy:
         from harness import (
             ENVOY_YAML,
             derive_config,
+            istio_config,
             remove_filters,
             route_level_vary,
             write_config,
         )
 
+        if self.istio is not None:
+            (workdir / f"envoy-{self.name}").mkdir(parents=True, exist_ok=True)
+            cfg = istio_config(
+                manifest=self.istio,
+                http_port=self.http_port,
+                admin_port=self.admin_port,
+                origin_ports=origin_ports,
+                wasm=self.wasm or WASM,
+                workdir=workdir / f"envoy-{self.name}",
+                filters=self.istio_filters,
+            )
+            return write_config(cfg, workdir / f"envoy-{self.name}.yaml")
         cfg = derive_config(
             http_port=self.http_port,
             https_port=self.https_port,
@@ -531,6 +551,39 @@ def callgrind_dump(pid: int, out: Path, name: str) -> int:
     sys.exit(f"bench: no callgrind dump from {name}")
 
 
+def instructions_per_request(
+    procs: Procs, envoy: Envoy, accepts: tuple[str, ...], out: Path, origin_ports: list[int],
+    n: int,
+) -> dict[str, float]:
+    """Start `envoy` under callgrind and count its instructions per request for the small page,
+    for each Accept value in turn: {"passthrough" | "markdown": instructions}. Stops it."""
+    envoy.wrapper = [
+        "valgrind",
+        "--tool=callgrind",
+        # V8 writes the code it runs: re-translate code that changes.
+        "--smc-check=all-non-file",
+        f"--callgrind-out-file={out}/{envoy.name}.%p",
+    ]
+    envoy.ready_timeout = 900
+    log(f"instructions: {envoy.name} under callgrind")
+    envoy.start(procs, OUT, origin_ports)
+    counts: dict[str, float] = {}
+    try:
+        for accept in accepts:
+            keep_alive_requests(envoy, accept, INSTR_WARM)
+            subprocess.run(
+                ["callgrind_control", "-z", str(envoy.pid)], capture_output=True, check=True
+            )
+            keep_alive_requests(envoy, accept, n)
+            total = callgrind_dump(envoy.pid, out, envoy.name)
+            counts["markdown" if accept == "text/markdown" else "passthrough"] = total / n
+    finally:
+        if envoy.proc is not None and envoy.proc.poll() is None:
+            envoy.proc.terminate()
+            envoy.proc.wait(timeout=60)
+    return counts
+
+
 def count_instructions(
     procs: Procs, origin_ports: list[int], base: int, cpus: str | None
 ) -> dict | None:
@@ -550,30 +603,8 @@ def count_instructions(
     )
     counts: dict[str, dict[str, float]] = {}
     for envoy, accepts in runs:
-        envoy.wrapper = [
-            "valgrind",
-            "--tool=callgrind",
-            # V8 writes the code it runs: re-translate code that changes.
-            "--smc-check=all-non-file",
-            f"--callgrind-out-file={out}/{envoy.name}.%p",
-        ]
-        envoy.ready_timeout = 900
-        log(f"instructions: {envoy.name} under callgrind")
-        envoy.start(procs, OUT, origin_ports)
-        try:
-            for accept in accepts:
-                keep_alive_requests(envoy, accept, INSTR_WARM)
-                subprocess.run(
-                    ["callgrind_control", "-z", str(envoy.pid)], capture_output=True, check=True
-                )
-                keep_alive_requests(envoy, accept, n)
-                total = callgrind_dump(envoy.pid, out, envoy.name)
-                kind = "markdown" if accept == "text/markdown" else "passthrough"
-                counts.setdefault(envoy.name.removesuffix("-vg") + "-1w", {})[kind] = total / n
-        finally:
-            if envoy.proc is not None and envoy.proc.poll() is None:
-                envoy.proc.terminate()
-                envoy.proc.wait(timeout=60)
+        per = instructions_per_request(procs, envoy, accepts, out, origin_ports, n)
+        counts[envoy.name.removesuffix("-vg") + "-1w"] = per
     return {
         "requests": n,
         "page": PAGES["small"],
@@ -1075,7 +1106,7 @@ def cmd_run(_: argparse.Namespace) -> int:
         # filter Envoy back to back in short runs, so both sides of a pair usually meet the
         # same speed mode of this shared vCPU (it switches every few seconds); the order
         # alternates and the verdicts take the median of the per-pair ratios.
-        # The filter without the Accept gate (what Istio runs) joins every pair, so its
+        # The filter without the Accept gate (what accept_wildcard needs) joins every pair, so its
         # overhead is measured the same way, for information; so does route-level Vary
         # (routevary-1w) in the small page's h1 c=1 pair.
         set_affinity(origin.pid, {int(client_core)} if client_core else all_cpus)
@@ -1358,6 +1389,58 @@ def cmd_compare(_: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------------------------
 # `check`
+
+
+def cmd_istio(_: argparse.Namespace) -> int:
+    """Envoy's instructions per request on a sidecar-shaped inbound listener patched with
+    deploy/istio/envoyfilter.yaml (harness.istio_config): without the filter, with the Accept
+    gate as shipped, and with the filter ungated; .run/bench/istio.json and a table."""
+    check_artifacts()
+    if not (shutil.which("valgrind") and shutil.which("callgrind_control")):
+        sys.exit("bench: istio needs valgrind")
+    out = OUT / "callgrind-istio"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    base = env_int("BENCH_PORT_BASE", 18000)
+    manifest = REPO / "deploy/istio/envoyfilter.yaml"
+    n = instr_requests()
+    runs = (
+        ("none", "no markdown filter (the sidecar as Istio generates it)", ("text/html",)),
+        ("gate", "envoyfilter.yaml as shipped (the Accept gate)", ("text/html", "text/markdown")),
+        ("ungated", "the filter without the gate", ("text/html", "text/markdown")),
+    )
+    counts: dict[str, dict[str, float]] = {}
+    procs = Procs()
+    try:
+        ports = [base + 81, base + 82]
+        start_origin(procs, OUT, ports, None)
+        for i, (filters, _, accepts) in enumerate(runs):
+            envoy = Envoy(f"istio-{filters}-vg", base + 1000 * i, 1, None, istio=manifest,
+                          istio_filters=filters)
+            counts[filters] = instructions_per_request(procs, envoy, accepts, out, ports, n)
+    finally:
+        procs.stop_all()
+    results = {
+        "commit": environment(None).get("commit"),
+        "manifest": manifest.relative_to(REPO).as_posix(),
+        "requests": n,
+        "page": PAGES["small"],
+        "per_request": counts,
+        "valgrind": subprocess.run(
+            ["valgrind", "--version"], capture_output=True, text=True
+        ).stdout.strip(),
+    }
+    (OUT / "istio.json").write_text(json.dumps(results, indent=2) + "\n")
+    base_html = counts["none"]["passthrough"]
+    print(f"| sidecar ({manifest.name}) | HTML requested | Markdown requested (memo) |")
+    print("|---|---:|---:|")
+    for filters, label, _ in runs:
+        html = counts[filters]["passthrough"]
+        md = counts[filters].get("markdown")
+        rel = "" if filters == "none" else f" ({100 * (html / base_html - 1):+.1f}%)"
+        print(f"| {label} | {html / 1000:,.1f} K{rel} | "
+              + (f"{md / 1000:,.1f} K |" if md else "– |"))
+    return 0
 
 
 def cmd_check(_: argparse.Namespace) -> int:
@@ -1914,7 +1997,7 @@ def targets_section(r: dict) -> str:
             ]
         )
         for envoy, label in (
-            ("ungated-1w", "the same without the Accept gate, as on Istio"),
+            ("ungated-1w", "the same without the Accept gate, as accept_wildcard needs"),
             ("routevary-1w", "Vary from the route instead of markdown.vary"),
         ):
             other = overhead(cells, size, proto, vus, envoy)
@@ -2799,7 +2882,7 @@ took {fmt(r.get("minutes"), 1)} minutes.
   Wasm filter and `markdown.vary` removed from `http_filters` (and from the routes'
   `typed_per_filter_config`), everything else (the Accept gate's two routes, compressors, buffer
   limits, timeouts) identical — **filter-2w** (`--concurrency 2`) and **ungated-1w**, the filter
-  without the Accept gate (every request enters the Wasm VM, as on Istio), measured only in the
+  without the Accept gate (every request enters the Wasm VM: accept_wildcard), measured only in the
   not-converted overhead pairs, for information, **convert-1w**, filter-1w with the plugin
   option `memo_bytes: 0`: the conversion memo off, so every Markdown request runs the engine
   (`convert_*` cells), and **routevary-1w**, filter-1w with `Vary: Accept` added by route
@@ -2944,6 +3027,7 @@ def main() -> int:
         ("check", cmd_check),
         ("compare", cmd_compare),
         ("cache", cmd_cache),
+        ("istio", cmd_istio),
     ):
         sub.add_parser(name).set_defaults(fn=fn)
     args = ap.parse_args()

@@ -75,6 +75,9 @@ HCM_TYPE = (
 ROUTER_NAME = "envoy.filters.http.router"
 ROUTER_TYPE = "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"
 STRING_VALUE_TYPE = "type.googleapis.com/google.protobuf.StringValue"
+COMPOSITE_ACTION_TYPE = (
+    "type.googleapis.com/envoy.extensions.filters.http.composite.v3.ExecuteFilterAction"
+)
 
 DEFAULT_MAX_BODY = 10 * 1024 * 1024  # the filter's max_body_bytes default
 DEFAULT_CLUSTER_LIMIT = 1024 * 1024  # Envoy's default per_connection_buffer_limit_bytes
@@ -615,9 +618,14 @@ def check_istio(wasm: Path, tmp: Path) -> list[tuple[str, Path]]:
                             and op == "INSERT_BEFORE", w,
                             "the filter must be inserted (INSERT_BEFORE) before "
                             f"{ROUTER_NAME} in {HCM_NAME}")
-                    if "config_discovery" in value:
-                        name = value.get("name")
-                        cd = value.pop("config_discovery")
+                    # An ECDS reference, as the filter itself or as the composite action of
+                    # the Accept gate: inlined, as Envoy will see it once ECDS delivers it.
+                    refs = [(None, value)] if "config_discovery" in value else []
+                    refs += [(d, d["dynamic_config"]) for _, d in walk(value)
+                             if d.get("@type") == COMPOSITE_ACTION_TYPE and "dynamic_config" in d]
+                    for action, ref in refs:
+                        name = ref.get("name")
+                        cd = ref.get("config_discovery") or {}
                         if not P.check(name in ext, w, f"config_discovery names {name!r}, but "
                                        "no EXTENSION_CONFIG patch before it defines it"):
                             continue
@@ -627,9 +635,14 @@ def check_istio(wasm: Path, tmp: Path) -> list[tuple[str, Path]]:
                                 f"{typed.get('@type')}")
                         P.check("ads" in (cd.get("config_source") or {}), w,
                                 "config_source should be ads: {} (istiod serves ECDS over ADS)")
-                        value["typed_config"] = copy.deepcopy(typed)
-                    typed = value.get("typed_config") or {}
-                    if typed.get("@type") == WASM_TYPE:
+                        if action is None:
+                            del value["config_discovery"]
+                            value["typed_config"] = copy.deepcopy(typed)
+                        else:
+                            del action["dynamic_config"]
+                            action["typed_config"] = {"name": name,
+                                                      "typed_config": copy.deepcopy(typed)}
+                    for typed in wasm_filters(value):
                         caps.append(check_wasm_config(w, typed))
                         localise_module(w, typed, wasm)
                     filters.append(value)
@@ -641,6 +654,13 @@ def check_istio(wasm: Path, tmp: Path) -> list[tuple[str, Path]]:
                 else:
                     P.add(w, f"unexpected applyTo {apply_to!r}")
             if filters:
+                P.check(bool(caps), where, "no HTTP_FILTER patch holds the markdown filter")
+                # The gate keeps browsers from the filter, which would add their Vary itself.
+                gated = any(d.get("@type") == COMPOSITE_ACTION_TYPE for f in filters
+                            for _, d in walk(f))
+                P.check(not gated or any(f.get("name") == "markdown.vary" for f in filters),
+                        where, "the Accept gate needs the markdown.vary filter beside it "
+                        "(Vary: Accept on the HTML of gated requests)")
                 variants.append((where, filters, caps))
         elif kind == "WasmPlugin":
             P.check(doc.get("apiVersion") == "extensions.istio.io/v1alpha1", where,

@@ -396,6 +396,161 @@ def derive_config(
     return cfg
 
 
+ISTIO = REPO / "deploy" / "istio"
+TYPED_EXTENSION_CONFIG = "type.googleapis.com/envoy.config.core.v3.TypedExtensionConfig"
+COMPOSITE_ACTION = (
+    "type.googleapis.com/envoy.extensions.filters.http.composite.v3.ExecuteFilterAction"
+)
+
+
+def _mappings(node: Any) -> Iterable[dict]:
+    """Every mapping in a YAML tree, outermost first."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            yield n
+            stack.extend(reversed(list(n.values())))
+        elif isinstance(n, list):
+            stack.extend(reversed(n))
+
+
+def _localise_modules(tree: Any, wasm: Path) -> None:
+    """Point every Wasm filter config in `tree` at the module `wasm`."""
+    for d in _mappings(tree):
+        if d.get("@type") == WASM_TYPE:
+            d["config"]["vm_config"]["code"] = {"local": {"filename": str(wasm)}}
+
+
+def istio_config(
+    *,
+    manifest: Path,
+    http_port: int,
+    admin_port: int,
+    origin_ports: list[int],
+    wasm: Path = WASM,
+    workdir: Path,
+    filters: str = "gate",
+) -> dict:
+    """An Envoy config shaped like an Istio sidecar's inbound listener (one catch-all route to
+    the application), patched as istiod patches it with the EnvoyFilter `manifest` of
+    deploy/istio/ and the LISTENER patch of deploy/istio/buffer-limits.yaml.
+
+    `filters`: "gate", the manifest's HTTP filters as written; "ungated", the markdown filter
+    itself in place of the gate and no markdown.vary (what the manifests' comments say to do
+    for accept_wildcard); "none", no HTTP filter patch at all (the sidecar without the filter).
+
+    Its EXTENSION_CONFIG patches are served over ECDS, from files in `workdir` instead of
+    istiod's ADS stream, with the module replaced by `wasm` as istio-agent replaces a remote
+    one (a local path, e.g. /var/local/wasm/plugin.wasm, is mapped to `wasm` too). So the
+    HTTP_FILTER patches run in a real Envoy exactly as written, ECDS references included."""
+    patches = yaml.safe_load(manifest.read_text())["spec"]["configPatches"]
+    (limits,) = yaml.safe_load((ISTIO / "buffer-limits.yaml").read_text())["spec"][
+        "configPatches"
+    ]
+    http_filters = [
+        copy.deepcopy(p["patch"]["value"]) for p in patches if p["applyTo"] == "HTTP_FILTER"
+    ]
+    if filters == "ungated":
+        # The composite action's filter (an ECDS reference or inline), as a filter of its own.
+        actions = [
+            d for f in http_filters for d in _mappings(f) if d.get("@type") == COMPOSITE_ACTION
+        ]
+        if len(actions) != 1:
+            raise HarnessError(f"{manifest.name}: expected one composite action, {len(actions)}")
+        (action,) = actions
+        if "dynamic_config" in action:
+            http_filters = [action["dynamic_config"]]
+        else:
+            http_filters = [action["typed_config"]]
+    elif filters == "none":
+        http_filters = []
+    elif filters != "gate":
+        raise HarnessError(f"filters={filters!r}: gate, ungated or none")
+    ecds: dict[str, Path] = {}
+    for p in patches:
+        if p["applyTo"] == "EXTENSION_CONFIG":
+            value = copy.deepcopy(p["patch"]["value"])
+            _localise_modules(value, wasm)
+            resource = {"resources": [{"@type": TYPED_EXTENSION_CONFIG, **value}]}
+            ecds[value["name"]] = write_config(resource, workdir / f"ecds-{value['name']}.yaml")
+    for f in http_filters:
+        _localise_modules(f, wasm)
+    for d in (d for f in http_filters for d in _mappings(f) if "config_discovery" in d):
+        if d["name"] not in ecds:
+            raise HarnessError(f"{manifest.name}: no EXTENSION_CONFIG named {d['name']!r}")
+        if "ads" not in d["config_discovery"]["config_source"]:
+            raise HarnessError(f"{manifest.name}: {d['name']!r} is not served over ADS")
+        d["config_discovery"]["config_source"] = {
+            "path_config_source": {"path": str(ecds[d["name"]])}
+        }
+    router = {
+        "name": "envoy.filters.http.router",
+        "typed_config": {
+            "@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"
+        },
+    }
+    hcm = {
+        "@type": "type.googleapis.com/envoy.extensions.filters.network."
+        "http_connection_manager.v3.HttpConnectionManager",
+        "stat_prefix": "inbound_0.0.0.0_8080",
+        "codec_type": "AUTO",
+        "route_config": {
+            "name": "inbound|8080||",
+            "virtual_hosts": [
+                {
+                    "name": "inbound|http|8080",
+                    "domains": ["*"],
+                    "routes": [
+                        {
+                            "match": {"prefix": "/"},
+                            "route": {"cluster": "inbound|8080||", "timeout": "60s"},
+                        }
+                    ],
+                }
+            ],
+        },
+        "http_filters": http_filters + [router],
+    }
+    listener = {
+        "name": "virtualInbound",
+        "address": {"socket_address": {"address": "127.0.0.1", "port_value": http_port}},
+        "filter_chains": [
+            {
+                "filters": [
+                    {"name": "envoy.filters.network.http_connection_manager", "typed_config": hcm}
+                ]
+            }
+        ],
+        **limits["patch"]["value"],
+    }
+    endpoints = [
+        {"endpoint": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": p}}}}
+        for p in origin_ports
+    ]
+    return {
+        # ECDS subscriptions need a node identity (a sidecar has its pod's).
+        "node": {"id": "sidecar~127.0.0.1~web.default~default.svc.cluster.local", "cluster": "web"},
+        "admin": {
+            "address": {"socket_address": {"address": "127.0.0.1", "port_value": admin_port}}
+        },
+        "static_resources": {
+            "listeners": [listener],
+            "clusters": [
+                {
+                    "name": "inbound|8080||",
+                    "type": "STATIC",
+                    "connect_timeout": "1s",
+                    "load_assignment": {
+                        "cluster_name": "inbound|8080||",
+                        "endpoints": [{"lb_endpoints": endpoints}],
+                    },
+                }
+            ],
+        },
+    }
+
+
 class _NoAliases(yaml.SafeDumper):
     def ignore_aliases(self, data: Any) -> bool:
         return True
@@ -435,23 +590,36 @@ class Envoy:
         base: Path = ENVOY_YAML,
         gate: bool = True,
         route_vary: bool = False,
+        istio: Path | None = None,
     ):
+        """`istio`: an EnvoyFilter manifest of deploy/istio/, run as a sidecar would (see
+        istio_config; plain HTTP only) instead of a config derived from `base`."""
         self.name = name
         self.dir = workdir / f"envoy-{name}"
         self.dir.mkdir(parents=True, exist_ok=True)
         self.http_port, self.https_port, self.admin_port = free_port(), free_port(), free_port()
-        self.cfg = derive_config(
-            http_port=self.http_port,
-            https_port=self.https_port,
-            admin_port=self.admin_port,
-            origin_ports=origin_ports,
-            wasm=wasm,
-            plugin_config=plugin_config,
-            failure_policy=failure_policy,
-            base=base,
-            gate=gate,
-            route_vary=route_vary,
-        )
+        if istio is not None:
+            self.cfg = istio_config(
+                manifest=istio,
+                http_port=self.http_port,
+                admin_port=self.admin_port,
+                origin_ports=origin_ports,
+                wasm=wasm,
+                workdir=self.dir,
+            )
+        else:
+            self.cfg = derive_config(
+                http_port=self.http_port,
+                https_port=self.https_port,
+                admin_port=self.admin_port,
+                origin_ports=origin_ports,
+                wasm=wasm,
+                plugin_config=plugin_config,
+                failure_policy=failure_policy,
+                base=base,
+                gate=gate,
+                route_vary=route_vary,
+            )
         self.config_path = write_config(self.cfg, self.dir / "envoy.yaml")
         self.log = self.dir / "envoy.log"
         self.concurrency = concurrency
