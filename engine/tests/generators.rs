@@ -1019,3 +1019,23 @@ fn rows_of_one_filled_cell_beside_spacers_are_layout() {
         "| | a |\n| --- | --- |\n| x | b |\n"
     );
 }
+
+#[test]
+fn badges_stand_apart_from_the_words_beside_them() {
+    // TypeDoc's flag badge glued to a parameter name, JSDoc's `opt` after one.
+    assert_eq!(
+        md("<ul><li><code class=\"tsd-tag\">Optional</code><span>config</span>: x</li></ul>"),
+        "- `Optional` config: x\n"
+    );
+    assert_eq!(
+        md("<h4>add<span>(cmd, opts<span class=\"signature-attributes\">opt</span>)</span></h4>"),
+        "#### add(cmd, opts opt)\n"
+    );
+    // Bootstrap and sphinx-design badges; punctuation after a badge stays where it is.
+    assert_eq!(
+        md("<p>x<span class=\"badge\">New</span>Feature (<span class=\"sd-badge\">v2</span>).</p>"),
+        "x New Feature (v2).\n"
+    );
+    // Not a badge: the page's own glue stays (a plural after code).
+    assert_eq!(md("<p><code>Vec</code>s</p>"), "`Vec`s\n");
+}

@@ -73,6 +73,15 @@ def clean(root, drop):
         prev = el.find_previous_sibling()
         if prev is None or "classifier-delimiter" not in prev.get("class", []):
             el.insert_before(" : ")
+    # Badges (TypeDoc's code.tsd-tag, JSDoc's span.signature-attributes, Bootstrap's .badge)
+    # are boxes of their own on the page, glued to the name beside them only in the markup.
+    for el in root.find_all(class_=lambda c: c in ("badge", "tsd-tag", "signature-attributes")
+                            or (c or "").endswith("-badge")):
+        before, after = el.previous_sibling, el.next_sibling
+        if before is not None and before.get_text()[-1:].isalnum():
+            el.insert_before(" ")
+        if after is not None and after.get_text()[:1].isalnum():
+            el.insert_after(" ")
     for el in root.find_all(["script", "style", "noscript", "template", "button", "input",
                              "select", "textarea", "option", "svg", "math"]):
         el.decompose()

@@ -65,6 +65,7 @@ pub fn render_after(
         box_title: NONE,
         box_table: NONE,
         block_after: NONE,
+        space_after: NONE,
     };
     for &root in &sel.roots {
         r.walk(root);
@@ -308,6 +309,8 @@ struct Renderer<'a> {
     box_table: NodeId,
     /// An element whose end also ends the paragraph (a box title written in bold).
     block_after: NodeId,
+    /// A badge just opened ([`is_badge_class`]): a space separates it from what follows.
+    space_after: NodeId,
 }
 
 impl Renderer<'_> {
@@ -535,6 +538,12 @@ impl Renderer<'_> {
         if id == self.block_after {
             self.block_after = NONE;
             self.w.end_block();
+        }
+        if id == self.space_after {
+            self.space_after = NONE;
+            if self.w.space == writer::Space::None && word_follows(self.dom, id) {
+                self.w.space = writer::Space::Pending;
+            }
         }
         // Not while one is being written: the walk nests at most once.
         if !self.floated.is_empty() && self.replaying == NONE {
@@ -810,6 +819,22 @@ impl Renderer<'_> {
         }
         if tag == Tag::Span && self.code == 0 && is_bare_classifier(dom, id) {
             self.text(" : ");
+        }
+        // A badge stands apart from the words around it, as its box does on the page.
+        if matches!(tag, Tag::Span | Tag::Code | Tag::Small)
+            && self.code == 0
+            && self.pre.is_none()
+            && dom.has_class_where(id, is_badge_class)
+        {
+            if self.w.space == writer::Space::None
+                && self
+                    .w
+                    .inline
+                    .ends_with(|c: char| c.is_alphanumeric() || matches!(c, '`' | '*' | '_' | ')'))
+            {
+                self.w.space = writer::Space::Pending;
+            }
+            self.space_after = id;
         }
         Some(match tag {
             Tag::P
@@ -2799,6 +2824,39 @@ fn is_bare_classifier(dom: &Dom, span: NodeId) -> bool {
         }
     }
     true
+}
+
+/// Class words of badges, small labelled boxes beside a name that a page sets apart by
+/// their box alone, with no space in the markup (TypeDoc's `<code class="tsd-tag">Optional
+/// </code>name`, JSDoc's `name<span class="signature-attributes">opt</span>`, Bootstrap's
+/// and sphinx-design's badges).
+fn is_badge_class(word: &str) -> bool {
+    matches!(word, "badge" | "tsd-tag" | "signature-attributes") || word.ends_with("-badge")
+}
+
+/// Whether the first text after element `id` (in document order, looking a few nodes
+/// ahead) starts with a letter or digit.
+fn word_follows(dom: &Dom, id: NodeId) -> bool {
+    let mut node = dom.node(id).next;
+    for _ in 0..16 {
+        if node == NONE {
+            return false;
+        }
+        match dom.node(node).kind {
+            Kind::Text { .. } => {
+                return dom.text_of(node).starts_with(|c: char| c.is_alphanumeric());
+            }
+            _ => {
+                let n = dom.node(node);
+                node = if n.first_child != NONE {
+                    n.first_child
+                } else {
+                    n.next
+                };
+            }
+        }
+    }
+    false
 }
 
 /// Elements whose content is never rendered.
