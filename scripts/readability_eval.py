@@ -7,7 +7,8 @@ and are not vendored. go-shiori/go-readability (MIT) carries a copy in its Go mo
 Go module proxy serves: `make readability` downloads that pinned module and runs this script.
 
 For each page, md-convert (default options, as the filter runs, base URL
-http://fakehost/test/page.html like Readability's tests) converts source.html; our Markdown is
+http://fakehost/test/page.html like Readability's tests, and `Content-Type: text/html;
+charset=utf-8`, the charset Readability's tests read the files with) converts source.html; our Markdown is
 rendered to HTML with markdown-it-py, front matter left out, and both texts are split into
 lower-cased words. Issue 2's criteria, per page:
 
@@ -133,7 +134,12 @@ def o200k():
 def evaluate(binary, page_dir, enc):
     source = page_dir / "source.html"
     raw = source.read_bytes()
-    run = subprocess.run([binary, "--base-url", BASE_URL, str(source)], capture_output=True)
+    # Readability's harness reads every source.html as UTF-8 (they are stored so), whatever
+    # its <meta> says (qq's declares gb2312): the same charset here, as an HTTP header would.
+    run = subprocess.run(
+        [binary, "--base-url", BASE_URL, "--content-type", "text/html; charset=utf-8", str(source)],
+        capture_output=True,
+    )
     if run.returncode != 0:
         raise SystemExit(f"{page_dir.name}: md-convert exited {run.returncode}: {run.stderr.decode()[:200]}")
     md = run.stdout.decode("utf-8")
