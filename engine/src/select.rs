@@ -623,7 +623,11 @@ fn boilerplate_named<'a>(dom: &'a Dom, id: NodeId, verdicts: &mut Verdicts<'a>) 
         let admonition = class
             .split_ascii_whitespace()
             .any(|w| w.eq_ignore_ascii_case("admonition"));
-        if !admonition && verdicts.is_negative(class) && !documented_tags(dom, id, class) {
+        if !admonition
+            && verdicts.is_negative(class)
+            && !documented_tags(dom, id, class)
+            && !captioned_image(dom, id)
+        {
             return true;
         }
     }
@@ -641,6 +645,46 @@ fn boilerplate_named<'a>(dom: &'a Dom, id: NodeId, verdicts: &mut Verdicts<'a>) 
             .and_then(|cut| name.get(..cut))
             .is_some_and(|first| listed(ID_PREFIXES, first));
     named && !named_after_heading(dom, id, name)
+}
+
+/// Nodes [`captioned_image`] reads: an image and its caption are a few.
+const CAPTIONED_IMAGE_NODES: usize = 24;
+/// Words a caption beside its image may hold.
+const CAPTION_WORDS: usize = 60;
+
+/// A block that is one image and its caption, nothing else: no link, no form, a caption of a
+/// few words. Article editors wrap each picture in a widget (Drupal's `dnd-widget-wrapper`
+/// around an image and its `dnd-caption-wrapper`): the picture is the article's, whatever the
+/// wrapper is named. An advertisement or a promotion links somewhere, so it does not pass.
+fn captioned_image(dom: &Dom, id: NodeId) -> bool {
+    let (mut images, mut words) = (0usize, 0usize);
+    for (seen, n) in dom.descendants(id).enumerate() {
+        if seen >= CAPTIONED_IMAGE_NODES {
+            return false;
+        }
+        match dom.tag(n) {
+            Some(Tag::Img) => images += 1,
+            Some(
+                Tag::A
+                | Tag::Form
+                | Tag::Button
+                | Tag::Input
+                | Tag::Iframe
+                | Tag::Video
+                | Tag::Ul
+                | Tag::Ol
+                | Tag::Table,
+            ) => return false,
+            Some(_) => {}
+            None => {
+                words += dom.text_of(n).split_whitespace().count();
+                if words > CAPTION_WORDS {
+                    return false;
+                }
+            }
+        }
+    }
+    images == 1 && words > 0
 }
 
 /// Nodes [`documented_tags`] reads: a tag list is short.

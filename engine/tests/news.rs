@@ -223,6 +223,29 @@ fn a_gallery_named_like_boilerplate_inside_the_article_is_still_dropped() {
 }
 
 #[test]
+fn a_picture_and_its_caption_in_a_widget_wrapper_are_kept() {
+    // Readability's bug-1255978: the editor wraps each picture in `dnd-widget-wrapper`, with
+    // its caption in `dnd-caption-wrapper`; the picture is the article's.
+    let p = article_prose(4);
+    let picture = "<div class=\"dnd-widget-wrapper type-image\"><div class=image>\
+                   <img src=/bed.jpg alt=bed.jpg></div><div class=dnd-caption-wrapper>\
+                   Even posh hotels might not wash a blanket in between stays</div></div>";
+    // An image that links somewhere, in a box named so, is still a promotion.
+    let promo = "<div class=\"widget promo\"><a href=/shop><img src=/ad.jpg alt=Sale></a>\
+                 Big sale this week</div>";
+    let html = format!(
+        "<body><main><h1>Hotel secrets</h1><p>{p}</p>{picture}<p>{p}</p>{promo}</main></body>"
+    );
+    let out = pruned(&html);
+    assert!(out.contains("![bed.jpg](/bed.jpg)"), "picture lost:\n{out}");
+    assert!(
+        out.contains("Even posh hotels might not wash"),
+        "caption lost:\n{out}"
+    );
+    assert!(!out.contains("Big sale"), "promotion kept:\n{out}");
+}
+
+#[test]
 fn prose_around_the_densest_block_is_kept() {
     // Herald Sun: the intro paragraphs sit above a "Read more" box holding the rest.
     let intro = "The government team toured the newsrooms this week, meeting editors and \
