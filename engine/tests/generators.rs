@@ -380,6 +380,17 @@ fn role_button_labels_are_dropped_like_buttons() {
         md("<p><a role=\"button\" href=\"/dl\">Download</a></p>"),
         "[Download](/dl)\n"
     );
+    // ... unless the target is a fragment of this page: a script's control (mozilla.org's
+    // `<a role="button" href="#">Replay</a>`, a carousel's "Next" to the next panel).
+    assert_eq!(
+        md("<p>Text <a role=\"button\" href=\"#\">Replay</a> \
+            <a class=\"next\" role=\"button\" href=\"#add-ons\">Next</a></p>"),
+        "Text\n"
+    );
+    assert_eq!(
+        md("<p><a href=\"#add-ons\">Next</a></p>"),
+        "[Next](#add-ons)\n"
+    );
     assert_eq!(
         md("<div role=\"button\">How do I reset my password?</div><p>Answer.</p>"),
         "How do I reset my password?\n\nAnswer.\n"

@@ -2757,11 +2757,16 @@ fn hover_only(class: &str) -> bool {
 /// or a custom element (GitHub's `<clipboard-copy>` after every code block). Dropped like
 /// `<button>` when its label is short ("Copy", "Show more"): such labels are UI, not content.
 /// A link keeps its target, a summary its disclosure, and longer content (an accordion's
-/// question) stays: recall before precision.
+/// question) stays: recall before precision. A link to a fragment of this page is a button
+/// all the same (`<a role="button" href="#">Replay</a>`, a carousel's "Next" to `#panel`):
+/// its target is a script's, not a place a reader goes.
 fn is_button_label(dom: &Dom, id: NodeId, tag: Tag) -> bool {
     const MAX_CHARS: usize = 24;
     if tag == Tag::Summary
-        || (tag == Tag::A && dom.attr(id, Attr::Href).is_some())
+        || (tag == Tag::A
+            && dom
+                .attr(id, Attr::Href)
+                .is_some_and(|h| !h.trim_start().starts_with('#')))
         || !dom
             .attr(id, Attr::Role)
             .is_some_and(|r| r.trim().eq_ignore_ascii_case("button"))
