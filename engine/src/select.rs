@@ -1070,6 +1070,8 @@ fn mark_boilerplate(
                 "complementary",
                 "dialog",
                 "alertdialog",
+                // A group of controls (share buttons, a player's): UI, not text.
+                "toolbar",
             ]
             .into_iter()
             .any(role_is);

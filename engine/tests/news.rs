@@ -320,3 +320,23 @@ fn a_lead_written_as_a_div_beside_the_body_is_kept() {
     // A div of links beside it is still not prose.
     assert!(!out.contains("Football abroad"), "{out}");
 }
+
+#[test]
+fn a_toolbar_of_share_buttons_is_dropped() {
+    // The New York Times: `<div role="toolbar" aria-label="Social Media Share buttons…">`
+    // around a list of share links under hashed class names.
+    let p = article_prose(4);
+    let html = format!(
+        "<body><main><h1>Debt and interest</h1>\
+         <div role=toolbar aria-label=\"Share buttons\"><ul class=css-y8aj3r>\
+         <li><a href=\"https://www.facebook.com/dialog/feed?link=x\">Share on Facebook</a></li>\
+         <li><a href=\"https://twitter.com/intent/tweet?url=x\">Share on Twitter</a></li>\
+         </ul></div><p>{p}</p></main></body>"
+    );
+    let out = pruned(&html);
+    assert!(
+        out.contains("Debt and interest") && out.contains("dredging costs"),
+        "{out}"
+    );
+    assert!(!out.contains("Share on"), "share buttons kept:\n{out}");
+}
