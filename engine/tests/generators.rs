@@ -1038,6 +1038,11 @@ fn badges_stand_apart_from_the_words_beside_them() {
         md("<ul><li><code class=\"tsd-tag\">Optional</code><span>config</span>: x</li></ul>"),
         "- `Optional` config: x\n"
     );
+    // The word may follow the badge's parent.
+    assert_eq!(
+        md("<p><span><code class=\"tsd-tag\">Readonly</code></span>name</p>"),
+        "`Readonly` name\n"
+    );
     assert_eq!(
         md("<h4>add<span>(cmd, opts<span class=\"signature-attributes\">opt</span>)</span></h4>"),
         "#### add(cmd, opts opt)\n"

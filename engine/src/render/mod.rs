@@ -2840,26 +2840,32 @@ fn is_badge_class(word: &str) -> bool {
 }
 
 /// Whether the first text after element `id` (in document order, looking a few nodes
-/// ahead) starts with a letter or digit.
+/// ahead, past the ends of its ancestors too) starts with a letter or digit.
 fn word_follows(dom: &Dom, id: NodeId) -> bool {
-    let mut node = dom.node(id).next;
+    // The node last visited; the next one is its first child, else its next sibling, else
+    // the next sibling of the nearest ancestor that has one.
+    let mut cur = id;
+    let mut descend = false;
     for _ in 0..16 {
-        if node == NONE {
-            return false;
-        }
-        match dom.node(node).kind {
-            Kind::Text { .. } => {
-                return dom.text_of(node).starts_with(|c: char| c.is_alphanumeric());
+        let n = dom.node(cur);
+        let next = if descend && n.first_child != NONE {
+            n.first_child
+        } else if n.next != NONE {
+            n.next
+        } else {
+            // Up one level; that ancestor's own children are done.
+            cur = n.parent;
+            descend = false;
+            if cur == NONE {
+                return false;
             }
-            _ => {
-                let n = dom.node(node);
-                node = if n.first_child != NONE {
-                    n.first_child
-                } else {
-                    n.next
-                };
-            }
+            continue;
+        };
+        if let Kind::Text { .. } = dom.node(next).kind {
+            return dom.text_of(next).starts_with(|c: char| c.is_alphanumeric());
         }
+        cur = next;
+        descend = true;
     }
     false
 }
