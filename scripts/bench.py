@@ -1421,7 +1421,7 @@ def cmd_istio(_: argparse.Namespace) -> int:
     finally:
         procs.stop_all()
     results = {
-        "commit": environment(None).get("commit"),
+        "commit": output(["git", "rev-parse", "HEAD"], cwd=REPO),
         "manifest": manifest.relative_to(REPO).as_posix(),
         "requests": n,
         "page": PAGES["small"],
