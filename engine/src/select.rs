@@ -69,6 +69,7 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
     if let Some(main) = main {
         sel.roots = vec![main];
         mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &[main]);
+        clean_declared_article(dom, &order, &mut sel);
         return sel;
     }
     let mut articles = order
@@ -83,6 +84,7 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
         sel.roots = with_title(dom, &order, &flags, roots);
         sel.headline = promoted_headline(dom, &sel.roots);
         mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &sel.roots);
+        clean_declared_article(dom, &order, &mut sel);
         return sel;
     }
 
@@ -100,6 +102,33 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
         }
     }
     sel
+}
+
+/// Inside an explicit main or lone article, only what is named or marked as boilerplate goes:
+/// documentation keeps its link-dense blocks there (rustdoc's signatures, JSDoc's source
+/// lines, Javadoc's inheritance lines). A page that declares itself an article is cleaned
+/// as the scored path cleans, the way reader modes do: teaser lists, partner offers and
+/// forms inside the story's `<main>` (CNN Money, MSN, BBC) go. No API generator we know
+/// declares `og:type` article.
+fn clean_declared_article(dom: &Dom, order: &[NodeId], sel: &mut Selection) {
+    if og_article(dom) {
+        let stats = Stats::compute(dom, order, &sel.dropped);
+        clean_content(dom, order, &stats, sel);
+    }
+}
+
+/// `<meta property="og:type" content="article">` anywhere (a stray element in `<head>` moves
+/// the rest of it into `<body>`).
+fn og_article(dom: &Dom) -> bool {
+    (0..dom.nodes.len() as NodeId).any(|n| {
+        dom.tag(n) == Some(Tag::Meta)
+            && dom
+                .attr(n, Attr::Property)
+                .is_some_and(|p| p.trim().eq_ignore_ascii_case("og:type"))
+            && dom
+                .attr(n, Attr::Content)
+                .is_some_and(|c| c.trim().eq_ignore_ascii_case("article"))
+    })
 }
 
 /// Per-node facts inherited from ancestors, one bit each in the low half of a byte per node.
@@ -1985,7 +2014,8 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             && !rich
             && !introduced(dom, n)
             && !entry_among_prose(dom, stats, n)
-            && !titled_names(dom, n);
+            && !titled_names(dom, n)
+            && !linked_figure(dom, n);
         let form = tag == Tag::Form;
         if link_farm || form || comment_thread(dom, n) {
             if let Some(d) = sel.dropped.get_mut(n as usize) {
@@ -1993,6 +2023,51 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             }
         }
     }
+}
+
+/// Nodes [`linked_figure`] reads before answering no.
+const LINKED_FIGURE_NODES: usize = 48;
+
+/// A picture whose links all lead to one place, with at most a caption beside it: an
+/// article's graphic linked to its interactive version (the Washington Post's
+/// `div.inline-graphic-linked`: the image and its headline both link to the graphic).
+/// Teaser grids link several stories, and a teaser card (one story's picture and headline)
+/// sits among other cards, not between the article's paragraphs.
+fn linked_figure(dom: &Dom, n: NodeId) -> bool {
+    let nearest = |step: fn(&Dom, NodeId) -> NodeId| {
+        let mut at = step(dom, n);
+        while at != NONE && dom.tag(at).is_none() {
+            at = step(dom, at);
+        }
+        at
+    };
+    let beside_paragraph = [
+        nearest(|d, x| d.node(x).prev),
+        nearest(|d, x| d.node(x).next),
+    ]
+    .into_iter()
+    .any(|s| s != NONE && dom.tag(s) == Some(Tag::P));
+    if !beside_paragraph {
+        return false;
+    }
+    let mut target = None;
+    let mut image = false;
+    for (seen, d) in dom.descendants(n).enumerate() {
+        if seen > LINKED_FIGURE_NODES {
+            return false;
+        }
+        match dom.tag(d) {
+            Some(Tag::Img | Tag::Picture) => image = true,
+            Some(Tag::A) => {
+                let href = dom.attr(d, Attr::Href).map(str::trim);
+                if target.get_or_insert(href) != &href {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    image && target.flatten().is_some()
 }
 
 /// Whether block `n` (through at most three wrapping `div`s) is the first cell of a data

@@ -340,3 +340,42 @@ fn a_toolbar_of_share_buttons_is_dropped() {
     );
     assert!(!out.contains("Share on"), "share buttons kept:\n{out}");
 }
+
+#[test]
+fn a_declared_article_loses_link_lists_inside_its_main() {
+    // CNN Money, MSN, BBC: `og:type` article pages whose `<main>` holds teaser lists after
+    // the story. A graphic linked to its interactive version between the story's paragraphs
+    // (the Washington Post's map) is the story's.
+    let p = article_prose(4);
+    let teasers: String = (1..=4)
+        .map(|i| {
+            format!("<li><a href=/story/{i}><img src=/t{i}.jpg alt=\"\"> Teaser story number {i} from elsewhere</a></li>")
+        })
+        .collect();
+    let graphic = "<div class=inline-graphic><a href=/graphic/map><img src=/map.jpg alt=\"\"></a> \
+                   <a href=/graphic/map>Map: the flow of ships into the harbour</a></div>";
+    let body = format!(
+        "<main><h1>Harbour plan</h1><p>{p}</p>{graphic}<p>{p}</p><div class=x><ul>{teasers}</ul></div></main>"
+    );
+    for wrapper in ["main", "article"] {
+        let body = body.replace("main>", &format!("{wrapper}>"));
+        let html = format!(
+            "<html><head><meta property=\"og:type\" content=\"article\"></head><body>{body}</body></html>"
+        );
+        let out = pruned(&html);
+        assert!(
+            out.matches("dredging costs").count() >= 8,
+            "article lost:\n{out}"
+        );
+        assert!(
+            out.contains("Map: the flow of ships") && out.contains("/map.jpg"),
+            "graphic lost:\n{out}"
+        );
+        assert!(!out.contains("Teaser story"), "teasers kept:\n{out}");
+
+        // Undeclared (documentation pages: API generators set no og:type), the main keeps
+        // what is not named or marked as boilerplate.
+        let out = pruned(&format!("<html><body>{body}</body></html>"));
+        assert!(out.contains("Teaser story number 4"), "{out}");
+    }
+}
