@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use sha2::{Digest, Sha256};
 
-use crate::dom::{Attr, Dom, NodeId, Tag, DOCUMENT};
+use crate::dom::{Attr, Dom, NodeId, Tag, DOCUMENT, NONE};
 use crate::urls::Resolver;
 
 /// Strong ETag of `bytes`: the first 128 bits of SHA-256 as 32 lowercase hex digits, quoted.
@@ -37,16 +37,83 @@ pub struct PageMeta {
     pub base_href: Option<String>,
 }
 
-/// Collect metadata from `<html lang>`, `<head>` (title, meta, link rel=canonical, base).
+/// Collect metadata from `<html lang>` and the head's title, meta, link rel=canonical and base.
+///
+/// A stray element in `<head>` (an `<img>`, a `<div>`) ends the head for the tree builder, and
+/// everything after it, `<meta property="og:…">` included, lands in `<body>`: browsers and
+/// reader modes still read those (`document.querySelector('meta[…]')`), so they are read here
+/// too, after the head's, which win. `itemprop` metas are taken only from the head: in the
+/// body they describe whatever item they sit in (a product, one post of a list).
 pub fn collect(dom: &Dom) -> PageMeta {
-    let mut m = PageMeta::default();
-    let mut og_title = None;
-    let mut named_author = None;
+    let mut c = Collector::default();
     if let Some(html) = dom.find(DOCUMENT, Tag::Html) {
-        m.lang = dom.attr(html, Attr::Lang).and_then(clean_value);
+        c.m.lang = dom.attr(html, Attr::Lang).and_then(clean_value);
     }
     let head = dom.find(DOCUMENT, Tag::Head);
     for n in head.into_iter().flat_map(|h| dom.descendants(h)) {
+        c.take(dom, n, true);
+    }
+    // The arena holds nodes in the order the parser created them: document order for these
+    // leaf elements. Only head-level tags are looked at, and only they climb to their head.
+    for n in 0..dom.nodes.len() as NodeId {
+        if matches!(
+            dom.tag(n),
+            Some(Tag::Meta | Tag::Link | Tag::Title | Tag::Base)
+        ) && outside_head(dom, n, head)
+        {
+            c.take(dom, n, false);
+        }
+    }
+    let Collector {
+        mut m,
+        og_title,
+        named_author,
+    } = c;
+    if named_author.is_some() {
+        m.author = named_author;
+    }
+    if m.author.is_none() || m.published.is_none() {
+        let (author, published) = json_ld(dom);
+        m.author = m.author.take().or(author);
+        m.published = m.published.take().or(published);
+    }
+    if m.title.is_none() {
+        m.title = og_title.or_else(|| {
+            dom.find(DOCUMENT, Tag::H1)
+                .and_then(|h| clean_value(&heading_text(dom, h)))
+        });
+    }
+    m
+}
+
+/// Whether `n` is in the document but not under `head` (read already). Template contents
+/// and subtrees the parser took out hang from no document and are not read. One walk up the
+/// parent links, which the depth cap bounds.
+fn outside_head(dom: &Dom, n: NodeId, head: Option<NodeId>) -> bool {
+    let mut at = n;
+    while at != NONE {
+        if Some(at) == head {
+            return false;
+        }
+        if at == DOCUMENT {
+            return true;
+        }
+        at = dom.node(at).parent;
+    }
+    false
+}
+
+/// What [`collect`] has found so far; the first value of each kind wins.
+#[derive(Default)]
+struct Collector {
+    m: PageMeta,
+    og_title: Option<String>,
+    named_author: Option<String>,
+}
+
+impl Collector {
+    fn take(&mut self, dom: &Dom, n: NodeId, in_head: bool) {
+        let m = &mut self.m;
         match dom.tag(n) {
             Some(Tag::Title) if m.title.is_none() => {
                 m.title = clean_value(&text_content(dom, n));
@@ -64,27 +131,31 @@ pub fn collect(dom: &Dom) -> PageMeta {
                 }
             }
             Some(Tag::Meta) => {
-                let key = dom
+                let named = dom
                     .attr(n, Attr::Name)
-                    .or_else(|| dom.attr(n, Attr::Property))
-                    .or_else(|| dom.attr(n, Attr::Itemprop))
-                    .and_then(|k| MetaKey::of(k.trim()));
+                    .or_else(|| dom.attr(n, Attr::Property));
+                let key = match named {
+                    Some(k) => Some(k),
+                    None if in_head => dom.attr(n, Attr::Itemprop),
+                    None => None,
+                }
+                .and_then(|k| MetaKey::of(k.trim()));
                 // Most `<meta>`s (viewport, generator, theme-color, …) say nothing kept here:
                 // their values are not worth cleaning.
-                let Some(key) = key else { continue };
+                let Some(key) = key else { return };
                 let Some(value) = dom.attr(n, Attr::Content).and_then(clean_value) else {
-                    continue;
+                    return;
                 };
                 let slot = match key {
                     MetaKey::Description => &mut m.description,
-                    MetaKey::Title => &mut og_title,
+                    MetaKey::Title => &mut self.og_title,
                     MetaKey::Image => &mut m.image,
                     // `name=author` is a name; `article:author` is often a profile URL.
-                    MetaKey::Author if !looks_like_url(&value) => &mut named_author,
+                    MetaKey::Author if !looks_like_url(&value) => &mut self.named_author,
                     MetaKey::OtherAuthor if !looks_like_url(&value) => &mut m.author,
                     MetaKey::Published => &mut m.published,
                     MetaKey::Url if m.canonical.is_none() => &mut m.canonical,
-                    _ => continue,
+                    _ => return,
                 };
                 if slot.is_none() {
                     *slot = Some(value);
@@ -93,21 +164,6 @@ pub fn collect(dom: &Dom) -> PageMeta {
             _ => {}
         }
     }
-    if named_author.is_some() {
-        m.author = named_author;
-    }
-    if m.author.is_none() || m.published.is_none() {
-        let (author, published) = json_ld(dom);
-        m.author = m.author.take().or(author);
-        m.published = m.published.take().or(published);
-    }
-    if m.title.is_none() {
-        m.title = og_title.or_else(|| {
-            dom.find(DOCUMENT, Tag::H1)
-                .and_then(|h| clean_value(&heading_text(dom, h)))
-        });
-    }
-    m
 }
 
 /// The `<meta>` keys (`name`, `property` or `itemprop`) [`collect`] reads.
@@ -410,6 +466,35 @@ mod tests {
         assert!(a.starts_with('"') && a.ends_with('"'));
         assert_eq!(a, etag(b"hello"));
         assert_ne!(a, etag(b"hello!"));
+    }
+
+    #[test]
+    fn metas_after_a_stray_element_in_the_head_are_read() {
+        // BBC: an element that does not belong in <head> ends it, and the tree builder puts
+        // every later <meta>, <link> and <title> in <body>.
+        let dom = Dom::parse(
+            r#"<html><head><meta name=description content="From the head">
+            <img src=/pixel.gif><title>Page title</title>
+            <meta name=description content="Second description">
+            <meta property=og:image content="https://x.example/lead.jpg">
+            <link rel=canonical href="https://x.example/story">
+            <meta itemprop=datePublished content="2001-01-01">
+            <template><meta name=author content="In a template"></template>
+            </head><body><p>Story"#,
+        );
+        assert!(dom
+            .find(DOCUMENT, Tag::Head)
+            .is_some_and(|h| dom.find(h, Tag::Img).is_none()));
+        let m = collect(&dom);
+        assert_eq!(m.title.as_deref(), Some("Page title"));
+        // The head's value wins over the body's.
+        assert_eq!(m.description.as_deref(), Some("From the head"));
+        assert_eq!(m.image.as_deref(), Some("https://x.example/lead.jpg"));
+        assert_eq!(m.canonical.as_deref(), Some("https://x.example/story"));
+        // In the body, itemprop describes the item it sits in, not the page; a template's
+        // contents are not in the document.
+        assert_eq!(m.published, None);
+        assert_eq!(m.author, None);
     }
 
     #[test]
