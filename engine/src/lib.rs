@@ -173,7 +173,7 @@ fn convert_with(input: &[u8], opts: &Options, clock: &mut impl Lap) -> Output {
     clock.lap(Stage::Parse);
     let page = meta::collect(&dom);
     let urls = urls::Resolver::new(opts.base_url.as_deref(), page.base_href.as_deref());
-    let selection = select::select(&dom, opts.prune);
+    let selection = select::select(&dom, &page, opts.prune);
     clock.lap(Stage::Select);
     // The front matter is written first and the Markdown rendered after it: joining them
     // afterwards would copy the whole Markdown once more. One buffer holds both from the

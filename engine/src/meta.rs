@@ -35,6 +35,9 @@ pub struct PageMeta {
     pub author: Option<String>,
     pub published: Option<String>,
     pub base_href: Option<String>,
+    /// `<meta property="og:type" content="article">`: the page says it is an article (news,
+    /// a blog post), which lets [`crate::select`] clean inside its main content.
+    pub declares_article: bool,
 }
 
 /// Collect metadata from `<html lang>` and the head's title, meta, link rel=canonical and base.
@@ -147,6 +150,10 @@ impl Collector {
                     return;
                 };
                 let slot = match key {
+                    MetaKey::Kind => {
+                        m.declares_article |= value.eq_ignore_ascii_case("article");
+                        return;
+                    }
                     MetaKey::Description => &mut m.description,
                     MetaKey::Title => &mut self.og_title,
                     MetaKey::Image => &mut m.image,
@@ -177,6 +184,8 @@ enum MetaKey {
     OtherAuthor,
     Published,
     Url,
+    /// `og:type`.
+    Kind,
 }
 
 impl MetaKey {
@@ -199,6 +208,7 @@ impl MetaKey {
                 MetaKey::Published
             }
             b"og:url" => MetaKey::Url,
+            b"og:type" => MetaKey::Kind,
             _ => return None,
         })
     }
@@ -478,6 +488,7 @@ mod tests {
             <meta name=description content="Second description">
             <meta property=og:image content="https://x.example/lead.jpg">
             <link rel=canonical href="https://x.example/story">
+            <meta property=og:type content=Article>
             <meta itemprop=datePublished content="2001-01-01">
             <template><meta name=author content="In a template"></template>
             </head><body><p>Story"#,
@@ -491,6 +502,9 @@ mod tests {
         assert_eq!(m.description.as_deref(), Some("From the head"));
         assert_eq!(m.image.as_deref(), Some("https://x.example/lead.jpg"));
         assert_eq!(m.canonical.as_deref(), Some("https://x.example/story"));
+        assert!(m.declares_article);
+        let website = Dom::parse("<meta property=og:type content=website><p>Docs");
+        assert!(!collect(&website).declares_article);
         // In the body, itemprop describes the item it sits in, not the page; a template's
         // contents are not in the document.
         assert_eq!(m.published, None);

@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 use aho_corasick::AhoCorasick;
 
 use crate::dom::{Attr, Dom, Kind, NodeId, Tag, DOCUMENT, NONE};
+use crate::meta::PageMeta;
 
 /// What to render: `roots` in document order, minus the `dropped` subtrees.
 #[derive(Debug, Default)]
@@ -41,8 +42,9 @@ pub fn is_hidden(dom: &Dom, id: NodeId) -> bool {
     dom.is_hidden(id)
 }
 
-/// Choose what to render from `dom`.
-pub fn select(dom: &Dom, prune: bool) -> Selection {
+/// Choose what to render from `dom`, whose metadata `page` holds (a page declaring itself an
+/// article is cleaned inside its main content too: [`PageMeta::declares_article`]).
+pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
     let body = dom.find(DOCUMENT, Tag::Body).unwrap_or(DOCUMENT);
     let mut sel = Selection {
         roots: vec![body],
@@ -69,7 +71,7 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
     if let Some(main) = main {
         sel.roots = vec![main];
         mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &[main]);
-        clean_declared_article(dom, &order, &mut sel);
+        clean_declared_article(dom, page, &order, &mut sel);
         return sel;
     }
     let mut articles = order
@@ -84,7 +86,7 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
         sel.roots = with_title(dom, &order, &flags, roots);
         sel.headline = promoted_headline(dom, &sel.roots);
         mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &sel.roots);
-        clean_declared_article(dom, &order, &mut sel);
+        clean_declared_article(dom, page, &order, &mut sel);
         return sel;
     }
 
@@ -109,26 +111,12 @@ pub fn select(dom: &Dom, prune: bool) -> Selection {
 /// lines, Javadoc's inheritance lines). A page that declares itself an article is cleaned
 /// as the scored path cleans, the way reader modes do: teaser lists, partner offers and
 /// forms inside the story's `<main>` (CNN Money, MSN, BBC) go. No API generator we know
-/// declares `og:type` article.
-fn clean_declared_article(dom: &Dom, order: &[NodeId], sel: &mut Selection) {
-    if og_article(dom) {
+/// declares `og:type` article ([`PageMeta::declares_article`]).
+fn clean_declared_article(dom: &Dom, page: &PageMeta, order: &[NodeId], sel: &mut Selection) {
+    if page.declares_article {
         let stats = Stats::compute(dom, order, &sel.dropped);
         clean_content(dom, order, &stats, sel);
     }
-}
-
-/// `<meta property="og:type" content="article">` anywhere (a stray element in `<head>` moves
-/// the rest of it into `<body>`).
-fn og_article(dom: &Dom) -> bool {
-    (0..dom.nodes.len() as NodeId).any(|n| {
-        dom.tag(n) == Some(Tag::Meta)
-            && dom
-                .attr(n, Attr::Property)
-                .is_some_and(|p| p.trim().eq_ignore_ascii_case("og:type"))
-            && dom
-                .attr(n, Attr::Content)
-                .is_some_and(|c| c.trim().eq_ignore_ascii_case("article"))
-    })
 }
 
 /// Per-node facts inherited from ancestors, one bit each in the low half of a byte per node.

@@ -156,7 +156,7 @@ fn read_html(page: &Page) -> HtmlView {
     let dom = Dom::parse(&text);
     let page_meta = meta::collect(&dom);
     let urls = Resolver::new(Some(&page.base_url()), page_meta.base_href.as_deref());
-    let sel = select(&dom, true);
+    let sel = select(&dom, &page_meta, true);
     let mut view = HtmlView::default();
     for id in dom.descendants(agent_markdown::dom::DOCUMENT) {
         if matches!(dom.tag(id), Some(Tag::Script | Tag::Style)) {
