@@ -1094,7 +1094,9 @@ fn mark_boilerplate(
             .any(role_is);
         let by_tag = match tag {
             Tag::Nav | Tag::Footer | Tag::Search => true,
-            Tag::Aside => !is_footnote(dom, n, role) && !docutils_box(dom, n),
+            Tag::Aside => {
+                !is_footnote(dom, n, role) && !docutils_box(dom, n) && !is_callout(dom, n, role)
+            }
             // A page header outside any article is site chrome, unless it holds the headline.
             Tag::Header => fallback && !flags.in_semantic(n) && dom.find(n, Tag::H1).is_none(),
             Tag::Form => role_is("search"),
@@ -1311,6 +1313,37 @@ fn is_footnote(dom: &Dom, n: NodeId, role: Option<&str>) -> bool {
     }) || dom.has_class_where(n, |c| {
         matches!(c, "footnote" | "footnote-list" | "footnotes" | "endnotes")
     })
+}
+
+/// Words that name a callout box in a class (`starlight-aside--caution`, `callout-note`).
+const CALLOUT_WORDS: &[&str] = &[
+    "admonition",
+    "callout",
+    "note",
+    "tip",
+    "hint",
+    "warning",
+    "caution",
+    "danger",
+    "important",
+    "attention",
+];
+
+/// Whole classes of Google's DevSite callouts (developers.google.com, developer.android.com,
+/// cloud.google.com) beyond [`CALLOUT_WORDS`]: `<aside class="key-point">`.
+const DEVSITE_CALLOUTS: &[&str] = &["key-point", "key-term", "objective", "special", "success"];
+
+/// An `<aside>` that is a callout of the text (a note, tip or warning set off from it), not
+/// the site's sidebar: `role="note"`, or a class naming it so. Starlight writes its notes,
+/// tips, cautions and dangers as `<aside class="starlight-aside starlight-aside--note">`,
+/// DevSite as `<aside class="note">`, `<aside class="caution">`.
+fn is_callout(dom: &Dom, n: NodeId, role: Option<&str>) -> bool {
+    role.is_some_and(|r| r.eq_ignore_ascii_case("note"))
+        || dom.has_class_where(n, |c| {
+            DEVSITE_CALLOUTS.iter().any(|k| c.eq_ignore_ascii_case(k))
+                || c.split(|ch: char| !ch.is_ascii_alphanumeric())
+                    .any(|w| CALLOUT_WORDS.iter().any(|k| w.eq_ignore_ascii_case(k)))
+        })
 }
 
 /// A docutils sidebar or topic (`.. sidebar::`, `.. topic::`: `<aside class="sidebar">` or

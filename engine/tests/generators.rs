@@ -1055,3 +1055,33 @@ fn badges_stand_apart_from_the_words_beside_them() {
     // Not a badge: the page's own glue stays (a plural after code).
     assert_eq!(md("<p><code>Vec</code>s</p>"), "`Vec`s\n");
 }
+
+#[test]
+fn starlight_callouts_are_kept_with_their_label() {
+    // Starlight (Astro) writes `:::caution` as an aside whose title the screen reader skips
+    // (it reads the aria-label), Google's DevSite `<aside class="key-point">`: the boxes and
+    // their labels stay, the site's asides go.
+    let html = "<body><header><a href=\"/\">Docs</a></header>\
+        <main><h1>Install the CLI</h1>\
+        <p>Run the installer first.</p>\
+        <aside aria-label=\"Caution\" class=\"starlight-aside starlight-aside--caution\">\
+        <p class=\"starlight-aside__title\" aria-hidden=\"true\"><svg viewBox=\"0 0 24 24\"><path d=\"M1\"/></svg>Caution</p>\
+        <div class=\"starlight-aside__content\"><p>This deletes your <code>~/.cache</code> directory.</p></div></aside>\
+        <aside aria-label=\"Did you know?\" class=\"starlight-aside starlight-aside--tip\">\
+        <p class=\"starlight-aside__title\" aria-hidden=\"true\">Did you know?</p>\
+        <div class=\"starlight-aside__content\"><p>It runs offline.</p></div></aside>\
+        <aside role=\"note\"><p>Windows needs WSL.</p></aside>\
+        <aside class=\"key-point\"><strong>Key point:</strong> the cache is per user.</aside>\
+        <aside class=\"related\"><p>Read also our blog.</p></aside>\
+        <aside><p>Sponsored by Acme.</p></aside>\
+        <p>Then run <code>tool init</code>.</p></main></body>";
+    assert_eq!(
+        pruned(html),
+        "# Install the CLI\n\nRun the installer first.\n\n\
+         > **Caution**\n>\n> This deletes your `~/.cache` directory.\n\n\
+         > **Did you know?**\n>\n> It runs offline.\n\n\
+         Windows needs WSL.\n\n\
+         **Key point:** the cache is per user.\n\n\
+         Then run `tool init`.\n"
+    );
+}

@@ -784,6 +784,19 @@ impl Renderer<'_> {
                 self.w.push_quote();
                 self.box_title = title;
                 self.box_table = table;
+                if dom.is_hidden(title) {
+                    // Starlight hides its title from screen readers, which read the box's
+                    // `aria-label` ("Caution", or the author's own title) instead.
+                    if let Some(label) = dom.attr(id, Attr::AriaLabel).map(str::trim) {
+                        if !label.is_empty() {
+                            self.w.begin_block(false);
+                            let at = self.w.open_marker("**");
+                            self.text(label);
+                            self.w.close_marker(at, 2, "**");
+                            self.w.end_block();
+                        }
+                    }
+                }
                 return Some(Exit::Blockquote);
             }
         }
