@@ -1,5 +1,6 @@
 //! Tab widgets (`role="tablist"` over `role="tabpanel"`s: Docusaurus, Starlight, Microsoft
-//! Learn, Bootstrap; MkDocs Material's `div.tabbed-labels` over `div.tabbed-block`s). A page
+//! Learn, Bootstrap; MkDocs Material's `div.tabbed-labels` over `div.tabbed-block`s; VitePress
+//! code groups, `div.tabs` over `div.blocks`). A page
 //! shows one panel and its tab names in a row; Markdown shows every panel a tab names, hidden
 //! or not (a click away, like a closed `<details>`), each headed by its tab's name, and the
 //! row of names goes: "npm" over `npm install`, "Yarn" over `yarn add`. A hidden panel no
@@ -15,6 +16,9 @@ pub enum Widget {
     /// MkDocs Material (pymdownx.tabbed, alternate style): `<label>`s in `div.tabbed-labels`,
     /// panels `div.tabbed-block`, all in one `div.tabbed-set`.
     Tabbed,
+    /// A VitePress code group: `<label>`s in `div.tabs`, the code blocks in `div.blocks`,
+    /// both in `div.vp-code-group` (CSS shows the block of the checked radio button).
+    CodeGroup,
 }
 
 /// The widget whose tab row `id` is, if it is one.
@@ -23,6 +27,11 @@ pub fn tab_list(dom: &Dom, id: NodeId, tag: Tag) -> Option<Widget> {
         Some(Widget::Aria)
     } else if tag == Tag::Div && dom.has_class(id, &["tabbed-labels"]) {
         Some(Widget::Tabbed)
+    } else if tag == Tag::Div
+        && dom.has_class(id, &["tabs"])
+        && parent_has_class(dom, id, "vp-code-group")
+    {
+        Some(Widget::CodeGroup)
     } else {
         None
     }
@@ -31,7 +40,7 @@ pub fn tab_list(dom: &Dom, id: NodeId, tag: Tag) -> Option<Widget> {
 fn is_tab(dom: &Dom, id: NodeId, widget: Widget) -> bool {
     match widget {
         Widget::Aria => has_role(dom, id, "tab"),
-        Widget::Tabbed => dom.tag(id) == Some(Tag::Label),
+        Widget::Tabbed | Widget::CodeGroup => dom.tag(id) == Some(Tag::Label),
     }
 }
 
@@ -39,7 +48,13 @@ fn is_panel(dom: &Dom, id: NodeId, widget: Widget) -> bool {
     match widget {
         Widget::Aria => has_role(dom, id, "tabpanel"),
         Widget::Tabbed => dom.tag(id) == Some(Tag::Div) && dom.has_class(id, &["tabbed-block"]),
+        Widget::CodeGroup => dom.tag(id) == Some(Tag::Div) && parent_has_class(dom, id, "blocks"),
     }
+}
+
+fn parent_has_class(dom: &Dom, id: NodeId, class: &str) -> bool {
+    let parent = dom.node(id).parent;
+    parent != NONE && dom.has_class(parent, &[class])
 }
 
 /// At most this many tabs in one widget; more is not a tab row.

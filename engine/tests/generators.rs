@@ -1085,3 +1085,41 @@ fn starlight_callouts_are_kept_with_their_label() {
          Then run `tool init`.\n"
     );
 }
+
+#[test]
+fn vitepress_code_group_heads_each_block_with_its_tab() {
+    // The language label beside each block (`span.lang`) is the fence's info string; the
+    // radio-button tabs name the blocks of the group in order.
+    let html = "<div class=\"vp-code-group vp-adaptive-theme\"><div class=\"tabs\">\
+        <input type=\"radio\" name=\"group-9\" id=\"tab-1\" checked><label data-title=\"npm\" for=\"tab-1\">npm</label>\
+        <input type=\"radio\" name=\"group-9\" id=\"tab-2\"><label data-title=\"pnpm\" for=\"tab-2\">pnpm</label></div>\
+        <div class=\"blocks\">\
+        <div class=\"language-sh vp-adaptive-theme active\"><button title=\"Copy Code\" class=\"copy\"></button><span class=\"lang\">sh</span>\
+        <pre class=\"shiki vp-code\" tabindex=\"0\"><code><span class=\"line\"><span>$ npm add -D vitepress</span></span></code></pre></div>\
+        <div class=\"language-sh vp-adaptive-theme\"><button title=\"Copy Code\" class=\"copy\"></button><span class=\"lang\">sh</span>\
+        <pre class=\"shiki vp-code\" tabindex=\"0\"><code><span class=\"line\"><span>$ pnpm add -D vitepress</span></span></code></pre></div>\
+        </div></div>";
+    assert_eq!(
+        md(html),
+        "**npm**\n\n```sh\n$ npm add -D vitepress\n```\n\n**pnpm**\n\n```sh\n$ pnpm add -D vitepress\n```\n"
+    );
+}
+
+#[test]
+fn a_label_naming_the_code_blocks_language_is_dropped() {
+    // MDN: the label sits in a header above the block.
+    let html = "<div class=\"code-example\"><div class=\"example-header\"><span class=\"language-name\">js</span></div>\
+        <pre class=\"brush: js notranslate\"><code>map(callbackFn)</code></pre></div>";
+    assert_eq!(md(html), "```js\nmap(callbackFn)\n```\n");
+    // A long form of the fence's name counts too.
+    let html =
+        "<div><span>JavaScript</span><pre><code class=\"language-js\">f()</code></pre></div>";
+    assert_eq!(md(html), "```js\nf()\n```\n");
+    // A title, another language, or words between stay.
+    let html = "<div><span>terminal</span><pre><code class=\"language-sh\">ls</code></pre></div>";
+    assert_eq!(md(html), "terminal\n\n```sh\nls\n```\n");
+    let html = "<div><span>js</span><pre><code class=\"language-python\">f()</code></pre></div>";
+    assert_eq!(md(html), "js\n\n```python\nf()\n```\n");
+    let html = "<div><span>sh</span> then <pre><code class=\"language-sh\">ls</code></pre></div>";
+    assert_eq!(md(html), "sh then\n\n```sh\nls\n```\n");
+}

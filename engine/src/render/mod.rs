@@ -833,6 +833,9 @@ impl Renderer<'_> {
         if tag == Tag::Span && self.code == 0 && is_bare_classifier(dom, id) {
             self.text(" : ");
         }
+        if matches!(tag, Tag::Span | Tag::Div) && self.code == 0 && is_code_label(dom, id) {
+            return None;
+        }
         // A badge stands apart from the words around it, as its box does on the page.
         if matches!(tag, Tag::Span | Tag::Code | Tag::Small)
             && self.code == 0
@@ -2953,6 +2956,74 @@ const BARE_LANGS: &[&str] = &[
     "console",
     "text",
 ];
+
+/// Longest text taken for a label naming a code block's language.
+const CODE_LABEL_BYTES: usize = 24;
+
+/// A label naming the language of the code block right after it, which the fence's info
+/// string says already: VitePress `div.language-sh > span.lang + pre`, MDN
+/// `div.example-header > span.language-name` before the `<pre>`. Only text inside, and the
+/// `<pre>` must come next (nothing but white space between, up through at most two wrappers
+/// the label ends).
+fn is_code_label(dom: &Dom, id: NodeId) -> bool {
+    let mut label = None;
+    for c in dom.children(id) {
+        if dom.tag(c).is_some() {
+            return false;
+        }
+        let t = dom.text_of(c).trim();
+        if !t.is_empty() {
+            if label.is_some() {
+                return false;
+            }
+            label = Some(t);
+        }
+    }
+    let Some(label) = label.filter(|l| l.len() <= CODE_LABEL_BYTES) else {
+        return false;
+    };
+    let mut at = id;
+    for _ in 0..3 {
+        let mut next = dom.node(at).next;
+        while next != NONE && dom.tag(next).is_none() {
+            if !dom.text_of(next).trim().is_empty() {
+                return false;
+            }
+            next = dom.node(next).next;
+        }
+        if next != NONE {
+            return dom.tag(next) == Some(Tag::Pre)
+                && same_language(label, &code_language(dom, next));
+        }
+        at = dom.node(at).parent;
+        if at == NONE || !matches!(dom.tag(at), Some(Tag::Div | Tag::Span)) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether a label names the fence's language: the same name, or a common long form of it.
+fn same_language(label: &str, lang: &str) -> bool {
+    const ALIASES: &[(&str, &str)] = &[
+        ("js", "javascript"),
+        ("ts", "typescript"),
+        ("py", "python"),
+        ("sh", "shell"),
+        ("rb", "ruby"),
+        ("rs", "rust"),
+        ("yml", "yaml"),
+        ("md", "markdown"),
+        ("kt", "kotlin"),
+        ("cs", "c#"),
+    ];
+    !lang.is_empty()
+        && (label.eq_ignore_ascii_case(lang)
+            || ALIASES.iter().any(|&(short, long)| {
+                (lang == short && label.eq_ignore_ascii_case(long))
+                    || (lang == long && label.eq_ignore_ascii_case(short))
+            }))
+}
 
 /// The info string for a code block: `language-*`, `lang-*`, `highlight-*`, `brush: *` on the
 /// `<pre>`, its `<code>` child, or a wrapper above it.
