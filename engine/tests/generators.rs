@@ -1123,3 +1123,34 @@ fn a_label_naming_the_code_blocks_language_is_dropped() {
     let html = "<div><span>sh</span> then <pre><code class=\"language-sh\">ls</code></pre></div>";
     assert_eq!(md(html), "sh then\n\n```sh\nls\n```\n");
 }
+
+#[test]
+fn hugo_chroma_line_numbers_are_not_code() {
+    // `linenos=table`: a gutter cell of `span.lnt` beside the code cell.
+    let html = "<div class=\"highlight\"><div class=\"chroma\"><table class=\"lntable\"><tr><td class=\"lntd\">\
+        <pre tabindex=\"0\" class=\"chroma\"><code><span class=\"lnt\">1\n</span><span class=\"lnt\">2\n</span></code></pre></td>\
+        <td class=\"lntd\"><pre tabindex=\"0\" class=\"chroma\"><code class=\"language-go\" data-lang=\"go\">\
+        <span class=\"line\"><span class=\"cl\"><span class=\"kn\">package</span> <span class=\"nx\">main</span>\n</span></span>\
+        <span class=\"line\"><span class=\"cl\"><span class=\"kd\">func</span> <span class=\"nf\">main</span>() {}\n</span></span>\
+        </code></pre></td></tr></table></div></div>";
+    assert_eq!(md(html), "```go\npackage main\nfunc main() {}\n```\n");
+    // `lineNumbersInTable = false`: a `span.ln` opening each `span.line`.
+    let html = "<div class=\"highlight\"><pre tabindex=\"0\" class=\"chroma\"><code class=\"language-go\" data-lang=\"go\">\
+        <span class=\"line\"><span class=\"ln\">1</span><span class=\"cl\">package main\n</span></span>\
+        <span class=\"line\"><span class=\"ln\">2</span><span class=\"cl\">x := <span class=\"ln\">y</span>\n</span></span>\
+        </code></pre></div>";
+    assert_eq!(md(html), "```go\npackage main\nx := y\n```\n");
+}
+
+#[test]
+fn material_for_mkdocs_edit_buttons_are_left_out() {
+    let html = "<main><article class=\"md-content__inner md-typeset\">\
+        <a href=\"https://github.com/x/edit/master/docs/setup.md\" title=\"Edit this page\" class=\"md-content__button md-icon\"><svg viewBox=\"0 0 24 24\"><path d=\"M1\"/></svg></a>\
+        <a href=\"https://github.com/x/raw/master/docs/setup.md\" title=\"View source of this page\" class=\"md-content__button md-icon\"><svg viewBox=\"0 0 24 24\"><path d=\"M1\"/></svg></a>\
+        <h1 id=\"setup\">Setup<a class=\"headerlink\" href=\"#setup\" title=\"Permanent link\">&para;</a></h1>\
+        <p>See <a href=\"https://github.com/x\" title=\"Repository\">the repository</a>.</p></article></main>";
+    assert_eq!(
+        pruned(html),
+        "# Setup\n\nSee [the repository](https://github.com/x \"Repository\").\n"
+    );
+}

@@ -1059,6 +1059,9 @@ impl Renderer<'_> {
                 self.w.space = writer::Space::Suppressed;
                 Exit::InlineQuote
             }
+            // Material for MkDocs' "Edit this page" / "View source of this page" icon buttons
+            // above the `<h1>`: the page's tools, not its text.
+            Tag::A if dom.has_class(id, &["md-content__button"]) => return None,
             Tag::A => {
                 let href = dom.attr(id, Attr::Href).and_then(|h| self.urls.link(h));
                 // A link to the element it sits in (`<h2 id=x><a href="#x">Title</a></h2>`) says
@@ -2504,7 +2507,11 @@ pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
         return false;
     }
     // Runs for every token of highlighted code: a `match` per class word, not a list scan.
+    let chroma_inline = std::cell::Cell::new(false);
     dom.has_class_where(id, |c| {
+        if c == "ln" {
+            chroma_inline.set(true);
+        }
         matches!(
             c,
             "linenos"
@@ -2518,8 +2525,17 @@ pub fn line_number_gutter(dom: &Dom, id: NodeId, tag: Tag) -> bool {
                 | "ln-num"
                 | "line-number"
                 | "listing_lines"
+                // Chroma (Hugo): the numbers of a `table.lntable`'s gutter.
+                | "lnt"
         )
-    })
+    }) || (chroma_inline.get() && tag == Tag::Span && chroma_line(dom, id))
+}
+
+/// Whether `span.ln` is Chroma's inline line number: the first child of a `span.line`
+/// (Hugo with `lineNumbersInTable = false`); elsewhere `ln` may name a code token.
+fn chroma_line(dom: &Dom, id: NodeId) -> bool {
+    let line = dom.node(id).parent;
+    line != NONE && dom.has_class(line, &["line"]) && dom.first_content_child(line) == Some(id)
 }
 
 /// What closes a link: `](destination "title")`, made once when the link opens.
