@@ -1154,3 +1154,19 @@ fn material_for_mkdocs_edit_buttons_are_left_out() {
         "# Setup\n\nSee [the repository](https://github.com/x \"Repository\").\n"
     );
 }
+
+#[test]
+fn screen_reader_words_go_where_the_page_shows_its_own() {
+    // Starlight's heading anchor sits beside the heading, named for screen readers only.
+    let html = "<div class=\"sl-heading-wrapper level-h2\"><h2 id=\"install\">Install</h2>\
+        <a class=\"sl-anchor-link\" href=\"#install\"><span aria-hidden=\"true\" class=\"sl-anchor-icon\"><svg viewBox=\"0 0 24 24\"><path d=\"m12\"></path></svg></span>\
+        <span class=\"sr-only\">Section titled “Install”</span></a></div>\
+        <p>See <a href=\"https://x.org\">the spec<span class=\"sr-only\"> (opens in a new tab)</span></a> \
+        and <a href=\"https://github.com/x\"><svg></svg><span class=\"visually-hidden\">GitHub</span></a>.</p>\
+        <table><tr><th>Plan</th><th>SSO</th></tr><tr><td>Pro</td><td><svg></svg><span class=\"sr-only\">Included</span></td></tr></table>";
+    assert_eq!(
+        md(html),
+        "## Install\n\nSee [the spec](https://x.org/) and [GitHub](https://github.com/x).\n\n\
+         | Plan | SSO |\n| --- | --- |\n| Pro | Included |\n"
+    );
+}

@@ -836,6 +836,18 @@ impl Renderer<'_> {
         if matches!(tag, Tag::Span | Tag::Div) && self.code == 0 && is_code_label(dom, id) {
             return None;
         }
+        // Words for screen readers only in a link that shows its own ("Docs<span
+        // class=sr-only> (opens in a new tab)</span>") narrate how it opens. Elsewhere they
+        // may be all a cell says (`<svg/><span class=sr-only>Included</span>`), and an icon
+        // link named only so keeps the name (`icon_link_label`).
+        if tag == Tag::Span
+            && self.links > 0
+            && self.pre.is_none()
+            && screen_reader_only(dom, id)
+            && link_shows_text(dom, id)
+        {
+            return None;
+        }
         // A badge stands apart from the words around it, as its box does on the page.
         if matches!(tag, Tag::Span | Tag::Code | Tag::Small)
             && self.code == 0
@@ -1061,7 +1073,9 @@ impl Renderer<'_> {
             }
             // Material for MkDocs' "Edit this page" / "View source of this page" icon buttons
             // above the `<h1>`: the page's tools, not its text.
-            Tag::A if dom.has_class(id, &["md-content__button"]) => return None,
+            Tag::A if dom.has_class(id, &["md-content__button"]) || heading_permalink(dom, id) => {
+                return None
+            }
             Tag::A => {
                 let href = dom.attr(id, Attr::Href).and_then(|h| self.urls.link(h));
                 // A link to the element it sits in (`<h2 id=x><a href="#x">Title</a></h2>`) says
@@ -2200,6 +2214,95 @@ fn icon_link_label(dom: &Dom, a: NodeId) -> Option<&str> {
         .filter_map(|at| dom.attr(a, at))
         .map(str::trim)
         .find(|l| !l.is_empty())
+        .or_else(|| {
+            // Else the words it holds for screen readers (`<span class="sr-only">GitHub`).
+            let span = dom
+                .descendants(a)
+                .take(LABEL_NODES)
+                .find(|&n| dom.tag(n) == Some(Tag::Span) && screen_reader_only(dom, n))?;
+            let mut texts = dom.children(span).map(|c| dom.text_of(c).trim());
+            texts.find(|t| !t.is_empty())
+        })
+}
+
+/// A link to the heading right before it (`<h2 id="install">…</h2><a href="#install">`,
+/// Starlight's anchor with "Section titled “Install”" for screen readers): the heading's
+/// permalink, whatever its words.
+fn heading_permalink(dom: &Dom, a: NodeId) -> bool {
+    let Some(frag) = dom
+        .attr(a, Attr::Href)
+        .and_then(|h| h.trim().strip_prefix('#'))
+        .filter(|f| !f.is_empty())
+    else {
+        return false;
+    };
+    let mut prev = dom.node(a).prev;
+    for _ in 0..4 {
+        if prev == NONE {
+            return false;
+        }
+        match dom.tag(prev) {
+            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6) => {
+                return dom.attr(prev, Attr::Id) == Some(frag);
+            }
+            Some(_) => return false,
+            None if !dom.text_of(prev).trim().is_empty() => return false,
+            None => prev = dom.node(prev).prev,
+        }
+    }
+    false
+}
+
+/// Whether the link around `span` (a few levels up) shows text outside screen-reader-only
+/// spans.
+fn link_shows_text(dom: &Dom, span: NodeId) -> bool {
+    let mut a = dom.node(span).parent;
+    for _ in 0..4 {
+        if a == NONE {
+            return false;
+        }
+        if dom.tag(a) == Some(Tag::A) {
+            break;
+        }
+        a = dom.node(a).parent;
+    }
+    if a == NONE || dom.tag(a) != Some(Tag::A) {
+        return false;
+    }
+    dom.descendants(a).take(LABEL_NODES * 2).any(|n| {
+        if dom.tag(n).is_some() || dom.text_of(n).trim().is_empty() {
+            return false;
+        }
+        // Visible unless a screen-reader-only element lies between it and the link.
+        let mut up = dom.node(n).parent;
+        while up != NONE && up != a {
+            if screen_reader_only(dom, up) {
+                return false;
+            }
+            up = dom.node(up).parent;
+        }
+        true
+    })
+}
+
+/// Nodes of an icon link read for its screen-reader words.
+const LABEL_NODES: usize = 16;
+
+/// An element styled to be read by screen readers only (Bootstrap, Tailwind, WordPress and
+/// HTML5 Boilerplate name the class so).
+fn screen_reader_only(dom: &Dom, id: NodeId) -> bool {
+    dom.has_class_where(id, |c| {
+        matches!(
+            c,
+            "sr-only"
+                | "visually-hidden"
+                | "visuallyhidden"
+                | "screen-reader-text"
+                | "screen-reader-only"
+                | "screenreader-only"
+                | "hidden-visually"
+        )
+    })
 }
 
 /// The GFM alert marker of GitHub's rendered alert box (`div.markdown-alert
