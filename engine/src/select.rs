@@ -967,6 +967,7 @@ fn is_negative(words: &str) -> bool {
         let substr = NEGATIVE_SUBSTR.get(m.pattern().as_usize());
         match substr {
             Some(&"comment") => !doc_comment(words, m.start()),
+            Some(&"footer") => !component_footer(words, m.start()),
             Some(_) => true,
             None => !alnum_at(m.start().checked_sub(1)) && !alnum_at(Some(m.end())),
         }
@@ -993,6 +994,28 @@ fn doc_comment(words: &str, at: usize) -> bool {
         || ["doc", "tsd"]
             .iter()
             .any(|p| prefix.eq_ignore_ascii_case(p))
+}
+
+/// Whether the class word holding byte `at` of `words`, a `footer`, is the last part of a
+/// box in the text (`sd-card-footer`, Bootstrap's `card-footer` and `panel-footer`): the
+/// box's own words ("Updated for v3.0"), not the page's footer.
+fn component_footer(words: &str, at: usize) -> bool {
+    let head = words.get(..at).unwrap_or("");
+    let start = head
+        .rfind(|c: char| c.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    let prefix = words
+        .get(start..at)
+        .unwrap_or("")
+        .trim_end_matches(['-', '_']);
+    ["card", "panel", "tile", "callout", "admonition"]
+        .iter()
+        .any(|p| {
+            prefix.len() >= p.len()
+                && prefix
+                    .get(prefix.len() - p.len()..)
+                    .is_some_and(|end| end.eq_ignore_ascii_case(p))
+        })
 }
 
 /// [`is_negative`] for the last few class values seen: siblings (list items, table rows,

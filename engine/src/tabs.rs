@@ -72,10 +72,26 @@ pub fn has_role(dom: &Dom, id: NodeId, role: &str) -> bool {
 pub fn show_named_panels(dom: &mut Dom) {
     let mut shown = Vec::new();
     for (i, node) in dom.nodes.iter().enumerate() {
-        let Kind::Element { present, .. } = node.kind else {
+        let Kind::Element {
+            present,
+            tag,
+            hidden,
+            ..
+        } = node.kind
+        else {
             continue;
         };
         let id = i as NodeId;
+        // AWS documentation hides its tabs' source, a `<dl>` of tab names and panels, until a
+        // script builds the tab row from it (`<awsdocs-tabs><dl style="display: none">`).
+        if hidden
+            && tag == Tag::Dl
+            && node.parent != NONE
+            && dom.local_name(node.parent) == "awsdocs-tabs"
+        {
+            shown.push(id);
+            continue;
+        }
         if present & Attr::Role.bit() == 0 || !has_role(dom, id, "tablist") || hidden_here(dom, id)
         {
             continue;

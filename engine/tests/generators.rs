@@ -1143,19 +1143,6 @@ fn hugo_chroma_line_numbers_are_not_code() {
 }
 
 #[test]
-fn material_for_mkdocs_edit_buttons_are_left_out() {
-    let html = "<main><article class=\"md-content__inner md-typeset\">\
-        <a href=\"https://github.com/x/edit/master/docs/setup.md\" title=\"Edit this page\" class=\"md-content__button md-icon\"><svg viewBox=\"0 0 24 24\"><path d=\"M1\"/></svg></a>\
-        <a href=\"https://github.com/x/raw/master/docs/setup.md\" title=\"View source of this page\" class=\"md-content__button md-icon\"><svg viewBox=\"0 0 24 24\"><path d=\"M1\"/></svg></a>\
-        <h1 id=\"setup\">Setup<a class=\"headerlink\" href=\"#setup\" title=\"Permanent link\">&para;</a></h1>\
-        <p>See <a href=\"https://github.com/x\" title=\"Repository\">the repository</a>.</p></article></main>";
-    assert_eq!(
-        pruned(html),
-        "# Setup\n\nSee [the repository](https://github.com/x \"Repository\").\n"
-    );
-}
-
-#[test]
 fn screen_reader_words_go_where_the_page_shows_its_own() {
     // Starlight's heading anchor sits beside the heading, named for screen readers only.
     let html = "<div class=\"sl-heading-wrapper level-h2\"><h2 id=\"install\">Install</h2>\
@@ -1168,5 +1155,96 @@ fn screen_reader_words_go_where_the_page_shows_its_own() {
         md(html),
         "## Install\n\nSee [the spec](https://x.org/) and [GitHub](https://github.com/x).\n\n\
          | Plan | SSO |\n| --- | --- |\n| Pro | Included |\n"
+    );
+}
+
+#[test]
+fn pkgsite_examples_are_go_code() {
+    // pkg.go.dev puts each example's program in an editable box (a playground), not a `<pre>`.
+    let html = "<details class=\"Documentation-exampleDetails js-exampleContainer\">\
+        <summary class=\"Documentation-exampleDetailsHeader\">Example</summary>\
+        <div class=\"Documentation-exampleDetailsBody\">\
+        <textarea class=\"Documentation-exampleCode code\" spellcheck=\"false\">package main\n\nfunc main() {\n\tprintln(&quot;hi&quot;)\n}\n</textarea>\
+        <pre><span class=\"Documentation-exampleOutputLabel\">Output:</span>\n<span class=\"Documentation-exampleOutput\">hi\n</span></pre></div></details>\
+        <form><textarea name=\"comment\">Your comment</textarea></form>";
+    assert_eq!(
+        md(html),
+        "**Example**\n\n```go\npackage main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n```\n\n```\nOutput:\nhi\n```\n"
+    );
+}
+
+#[test]
+fn code_lines_laid_out_as_boxes_stay_lines() {
+    // Shiki `span.line`s with no line feed between them, and rehype-pretty-code's grid rows
+    // (an empty row is a blank line).
+    let html = "<pre><code><span class=\"line\">const a = 1;</span><span class=\"line\">const b = 2;</span></code></pre>";
+    assert_eq!(md(html), "```\nconst a = 1;\nconst b = 2;\n```\n");
+    let html = "<pre data-language=\"tsx\"><code data-language=\"tsx\" style=\"display: grid;\">\
+        <span data-line=\"\"><span>export x {</span></span><span data-line=\"\"><span>  y</span></span>\
+        <span data-line=\"\"> </span><span data-line=\"\"><span>}</span></span></code></pre>";
+    assert_eq!(md(html), "```tsx\nexport x {\n  y\n \n}\n```\n");
+    // With the line feeds between them nothing is added.
+    let html = "<pre><code><span class=\"line\"><span>a</span></span>\n<span class=\"line\"></span>\n<span class=\"line\"><span>b</span></span></code></pre>";
+    assert_eq!(md(html), "```\na\n\nb\n```\n");
+}
+
+#[test]
+fn vendor_docs_tabs_and_labels() {
+    // AWS hides its tabs' `<dl>` until a script builds the tab row from it.
+    let html = "<awsdocs-tabs><dl style=\"display: none\"><dt>Java</dt><dd tab-id=\"java\">\
+        <pre class=\"programlisting\"><code class=\"java \">s3.createBucket();</code></pre></dd>\
+        <dt>Python</dt><dd tab-id=\"python\"><pre class=\"programlisting\"><code class=\"python \">s3.create_bucket()</code></pre></dd>\
+        </dl></awsdocs-tabs><div style=\"display: none\"><dl><dt>Hidden</dt><dd>still hidden</dd></dl></div>";
+    assert_eq!(
+        md(html),
+        "**Java**\n\n```java\ns3.createBucket();\n```\n\n**Python**\n\n```python\ns3.create_bucket()\n```\n"
+    );
+    // Microsoft Learn: the language label beside the copy button, above the block.
+    let html = "<div class=\"codeHeader\"><span class=\"language\">C#</span>\
+        <button type=\"button\" class=\"action\" aria-label=\"Copy code\"><span class=\"icon\"></span><span>Copy</span></button></div>\
+        <pre><code class=\"lang-csharp\">Console.WriteLine(1);</code></pre>";
+    assert_eq!(md(html), "```csharp\nConsole.WriteLine(1);\n```\n");
+}
+
+#[test]
+fn buttons_holding_the_text_are_kept() {
+    let html = "<div class=\"accordion\"><h2 class=\"accordion-header\"><button class=\"accordion-button\" type=\"button\">What is X?</button></h2>\
+        <div class=\"accordion-body\">X is Y.</div></div>\
+        <div data-state=\"open\"><button type=\"button\" aria-expanded=\"true\"><code>cssPrefix</code> <span>string</span></button>\
+        <div><p>Prefix for CSS variables.</p></div></div>\
+        <h1>Item<button id=\"copy-path\" title=\"Copy item path\"><img src=\"c.svg\" alt=\"Copy item path\"></button></h1>\
+        <p>Press <button>Copy</button> now.</p>";
+    assert_eq!(
+        md(html),
+        "## What is X?\n\nX is Y.\n\n`cssPrefix` string\n\nPrefix for CSS variables.\n\n# Item\n\nPress now.\n"
+    );
+}
+
+#[test]
+fn sphinx_extensions_chrome_and_labels() {
+    // sphinx-design: a card's footer is the card's; tab labels head their panels.
+    let html = "<div class=\"sd-card docutils\"><div class=\"sd-card-body docutils\"><p class=\"sd-card-text\">Body.</p></div>\
+        <div class=\"sd-card-footer docutils\"><p class=\"sd-card-text\">Updated for v3.0</p></div></div>\
+        <div class=\"sd-tab-set docutils\"><input checked=\"checked\" id=\"sd-tab-item-0\" name=\"sd-tab-set-0\" type=\"radio\">\
+        <label class=\"sd-tab-label\" for=\"sd-tab-item-0\">pip</label><div class=\"sd-tab-content docutils\"><p>Use pip.</p></div>\
+        <input id=\"sd-tab-item-1\" name=\"sd-tab-set-0\" type=\"radio\">\
+        <label class=\"sd-tab-label\" for=\"sd-tab-item-1\">conda</label><div class=\"sd-tab-content docutils\"><p>Use conda.</p></div></div>";
+    assert_eq!(
+        md(html),
+        "Body.\n\nUpdated for v3.0\n\n**pip**\n\nUse pip.\n\n**conda**\n\nUse conda.\n"
+    );
+    // sphinx-book-theme's print-only title block, MyST-NB's show/hide labels, nbsphinx's
+    // execution counts.
+    let html = "<div id=\"jb-print-docs-body\" class=\"onlyprint\"><h1>Loading data</h1><div><h2> Contents </h2></div></div>\
+        <h1>Loading data</h1>\
+        <details class=\"hide above-input\"><summary aria-label=\"Toggle hidden content\">\
+        <span class=\"collapsed\">Show code cell source</span><span class=\"expanded\">Hide code cell source</span></summary>\
+        <div class=\"cell_input docutils container\"><div class=\"highlight-ipython3 notranslate\"><div class=\"highlight\"><pre>x = 1</pre></div></div></div></details>\
+        <div class=\"nbinput docutils container\"><div class=\"prompt highlight-none notranslate\"><div class=\"highlight\"><pre><span></span>[1]:\n</pre></div></div>\
+        <div class=\"input_area highlight-ipython3 notranslate\"><div class=\"highlight\"><pre>y = 2</pre></div></div></div>\
+        <details><summary><span class=\"collapsed\">More</span></summary><p>z</p></details>";
+    assert_eq!(
+        md(html),
+        "# Loading data\n\n```python\nx = 1\n```\n\n```python\ny = 2\n```\n\n**More**\n\nz\n"
     );
 }

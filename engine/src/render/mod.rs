@@ -82,6 +82,8 @@ enum Exit {
     PreBlock,
     /// A `div.line` of a Doxygen fragment: one line of code.
     FragmentLine,
+    /// A line of highlighted code laid out as a block ([`code_line`]).
+    CodeLine,
     Block,
     Soft,
     /// Level, start of its text, and whether blocks inside it flatten into the heading line
@@ -375,7 +377,9 @@ impl Renderer<'_> {
                 _ => return false,
             };
         if self.sel.is_dropped(id)
-            || dropped_tag(tag)
+            || (dropped_tag(tag)
+                && !(tag == Tag::Textarea && example_code(self.dom, id))
+                && !(tag == Tag::Button && content_button(self.dom, id)))
             || is_hidden(self.dom, id)
             || (present & Attr::Class.bit() != 0
                 && tag == Tag::Span
@@ -676,6 +680,17 @@ impl Renderer<'_> {
                     Exit::Pre
                 }
                 _ if line_number_gutter(self.dom, id, tag) => return None,
+                // One line of highlighted code as a box of its own: with no line feed between
+                // them, the lines would run together.
+                Tag::Span if code_line(self.dom, id) => {
+                    if let Some(p) = &mut self.pre {
+                        if !p.buf.is_empty() && !p.buf.ends_with('\n') {
+                            p.buf.push('\n');
+                        }
+                        p.break_due = false;
+                    }
+                    Exit::CodeLine
+                }
                 // A Doxygen fragment's line: exactly one line of code, even when empty.
                 // Its other children are hidden tooltips (`div.ttc`).
                 _ if self.pre.as_ref().is_some_and(|p| {
@@ -836,6 +851,9 @@ impl Renderer<'_> {
         if matches!(tag, Tag::Span | Tag::Div) && self.code == 0 && is_code_label(dom, id) {
             return None;
         }
+        if tag == Tag::Div && (print_only(dom, id) || notebook_prompt(dom, id)) {
+            return None;
+        }
         // Words for screen readers only in a link that shows its own ("Docs<span
         // class=sr-only> (opens in a new tab)</span>") narrate how it opens. Elsewhere they
         // may be all a cell says (`<svg/><span class=sr-only>Included</span>`), and an icon
@@ -910,7 +928,7 @@ impl Renderer<'_> {
                     Exit::Heading(level, self.w.inline.len(), short_heading(dom, id))
                 }
             }
-            Tag::Summary | Tag::Dt => {
+            Tag::Summary | Tag::Dt | Tag::Label if tag != Tag::Label || tab_label(dom, id) => {
                 if tag == Tag::Summary && toggle_label_of_open(dom, id) {
                     return None;
                 }
@@ -1071,11 +1089,7 @@ impl Renderer<'_> {
                 self.w.space = writer::Space::Suppressed;
                 Exit::InlineQuote
             }
-            // Material for MkDocs' "Edit this page" / "View source of this page" icon buttons
-            // above the `<h1>`: the page's tools, not its text.
-            Tag::A if dom.has_class(id, &["md-content__button"]) || heading_permalink(dom, id) => {
-                return None
-            }
+            Tag::A if heading_permalink(dom, id) => return None,
             Tag::A => {
                 let href = dom.attr(id, Attr::Href).and_then(|h| self.urls.link(h));
                 // A link to the element it sits in (`<h2 id=x><a href="#x">Title</a></h2>`) says
@@ -1239,6 +1253,12 @@ impl Renderer<'_> {
                 Exit::Item
             }
             Tag::Pre | Tag::Listing | Tag::Xmp | Tag::Plaintext => self.open_pre(id, NONE),
+            // Only an example's code gets here (`example_code`).
+            Tag::Textarea => self.open_pre(id, NONE),
+            // Only a button that holds the text gets here (`content_button`): a heading's
+            // words, or a block of its own.
+            Tag::Button if self.flatten > 0 => Exit::Nothing,
+            Tag::Button => self.block_start(),
             Tag::Table => {
                 if self.must_flatten() {
                     self.w.soft_boundary();
@@ -1529,6 +1549,17 @@ impl Renderer<'_> {
             }
             Exit::Pre => self.close_pre(),
             Exit::PreBlock => self.pre_line_break(),
+            Exit::CodeLine => {
+                // The line ends here, unless the source's own line feed comes next.
+                let dom = self.dom;
+                let next = dom.node(id).next;
+                let feed_next = next != NONE && dom.text_of(next).starts_with(['\n', '\r']);
+                if let Some(p) = &mut self.pre {
+                    if !feed_next && !p.buf.ends_with('\n') {
+                        p.buf.push('\n');
+                    }
+                }
+            }
             Exit::FragmentLine => {
                 if let Some(p) = &mut self.pre {
                     p.buf.push('\n');
@@ -2584,12 +2615,52 @@ fn between_floated(dom: &Dom, id: NodeId, heading: NodeId) -> bool {
 
 /// rustdoc's "Expand description" label (`<summary class="hideme">`): its CSS shows it only
 /// while the `<details>` is closed, and the page has it open.
+/// Also MyST-NB's and sphinx-togglebutton's "Show code cell source" / "Hide code cell
+/// source" pair (`span.collapsed` and `span.expanded`, one shown at a time): the content is
+/// all there, and a label of both states is no text of the page.
 fn toggle_label_of_open(dom: &Dom, summary: NodeId) -> bool {
     let details = dom.node(summary).parent;
-    details != NONE
-        && dom.tag(details) == Some(Tag::Details)
-        && dom.attr(details, Attr::Open).is_some()
-        && dom.has_class(summary, &["hideme"])
+    if details == NONE || dom.tag(details) != Some(Tag::Details) {
+        return false;
+    }
+    if dom.attr(details, Attr::Open).is_some() && dom.has_class(summary, &["hideme"]) {
+        return true;
+    }
+    let states = |class: &str| {
+        dom.children(summary)
+            .any(|c| dom.tag(c) == Some(Tag::Span) && dom.has_class(c, &[class]))
+    };
+    states("collapsed") && states("expanded")
+}
+
+/// A tab's label in a tab set built of radio buttons, where each label comes right before its
+/// panel (sphinx-design `label.sd-tab-label`, sphinx-inline-tabs `label.tab-label`): the
+/// panel's title.
+fn tab_label(dom: &Dom, label: NodeId) -> bool {
+    dom.has_class(label, &["sd-tab-label", "tab-label"])
+}
+
+/// Page parts that only print (sphinx-book-theme repeats the title and a table of contents in
+/// `div#jb-print-docs-body.onlyprint` for the printed page).
+fn print_only(dom: &Dom, id: NodeId) -> bool {
+    dom.has_class(
+        id,
+        &[
+            "onlyprint",
+            "only-print",
+            "print-only",
+            "visible-print-block",
+        ],
+    )
+}
+
+/// nbsphinx's execution count beside a notebook cell (`div.prompt` holding `[1]:`) in
+/// `div.nbinput` / `div.nboutput`: the page's layout, not the cell.
+fn notebook_prompt(dom: &Dom, id: NodeId) -> bool {
+    let parent = dom.node(id).parent;
+    dom.has_class(id, &["prompt"])
+        && parent != NONE
+        && dom.has_class(parent, &["nbinput", "nboutput"])
 }
 
 /// Punctuation that separates the links of a code element (`, `, `; `): written as text.
@@ -3005,6 +3076,67 @@ fn word_follows(dom: &Dom, id: NodeId) -> bool {
     false
 }
 
+/// A line of highlighted code laid out as a block, not by a line feed: a `span.line` child of
+/// the `<code>` or `<pre>` (Shiki, VitePress, Chroma), or any span child of a `<code
+/// style="display: grid">` (rehype-pretty-code's `span[data-line]`, each a grid row).
+fn code_line(dom: &Dom, span: NodeId) -> bool {
+    let parent = dom.node(span).parent;
+    if parent == NONE || !matches!(dom.tag(parent), Some(Tag::Code | Tag::Pre)) {
+        return false;
+    }
+    dom.has_class(span, &["line"])
+        || dom.attr(parent, Attr::Style).is_some_and(|style| {
+            style
+                .split(';')
+                .filter_map(|d| d.split_once(':'))
+                .any(|(k, v)| k.trim().eq_ignore_ascii_case("display") && v.trim() == "grid")
+        })
+}
+
+/// Nodes of a button read to see whether it holds code or a heading.
+const BUTTON_NODES: usize = 32;
+
+/// A button whose words are the text's, not a control's: one inside a heading (Bootstrap's
+/// accordion, `<h2><button>Question?</button></h2>`), or one holding code or a heading (an
+/// API reference's collapsible row, `<button><code>cssPrefix</code> string</button>`).
+/// Other buttons ("Copy", "Submit", icons) are controls.
+fn content_button(dom: &Dom, button: NodeId) -> bool {
+    // Words, not only an icon (rustdoc's copy-path button in its `<h1>` is an image).
+    let has_words = dom
+        .descendants(button)
+        .take(BUTTON_NODES)
+        .any(|n| !dom.text_of(n).trim().is_empty());
+    if !has_words {
+        return false;
+    }
+    let mut up = dom.node(button).parent;
+    for _ in 0..3 {
+        if up == NONE {
+            break;
+        }
+        if matches!(
+            dom.tag(up),
+            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+        ) {
+            return true;
+        }
+        up = dom.node(up).parent;
+    }
+    dom.descendants(button).take(BUTTON_NODES).any(|n| {
+        matches!(
+            dom.tag(n),
+            Some(Tag::Code | Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+        )
+    })
+}
+
+/// A runnable example's code in an editable box: pkg.go.dev writes each package example as
+/// `<textarea class="Documentation-exampleCode code">` (a Go playground). Other text areas
+/// are form controls.
+fn example_code(dom: &Dom, textarea: NodeId) -> bool {
+    dom.has_class(textarea, &["Documentation-exampleCode"])
+}
+
 /// Elements whose content is never rendered.
 fn dropped_tag(tag: Tag) -> bool {
     matches!(
@@ -3081,9 +3213,10 @@ const CODE_LABEL_BYTES: usize = 24;
 
 /// A label naming the language of the code block right after it, which the fence's info
 /// string says already: VitePress `div.language-sh > span.lang + pre`, MDN
-/// `div.example-header > span.language-name` before the `<pre>`. Only text inside, and the
-/// `<pre>` must come next (nothing but white space between, up through at most two wrappers
-/// the label ends).
+/// `div.example-header > span.language-name` before the `<pre>`, Microsoft Learn
+/// `div.codeHeader > span.language + button`. Only text inside, and the `<pre>` must come
+/// next (nothing but white space and buttons between, up through at most two wrappers the
+/// label ends).
 fn is_code_label(dom: &Dom, id: NodeId) -> bool {
     let mut label = None;
     for c in dom.children(id) {
@@ -3104,7 +3237,8 @@ fn is_code_label(dom: &Dom, id: NodeId) -> bool {
     let mut at = id;
     for _ in 0..3 {
         let mut next = dom.node(at).next;
-        while next != NONE && dom.tag(next).is_none() {
+        // White space and buttons (the block's "Copy") may come between.
+        while next != NONE && matches!(dom.tag(next), None | Some(Tag::Button)) {
             if !dom.text_of(next).trim().is_empty() {
                 return false;
             }
@@ -3135,6 +3269,10 @@ fn same_language(label: &str, lang: &str) -> bool {
         ("md", "markdown"),
         ("kt", "kotlin"),
         ("cs", "c#"),
+        ("csharp", "c#"),
+        ("fsharp", "f#"),
+        ("cpp", "c++"),
+        ("powershell", "pwsh"),
     ];
     !lang.is_empty()
         && (label.eq_ignore_ascii_case(lang)
@@ -3147,6 +3285,10 @@ fn same_language(label: &str, lang: &str) -> bool {
 /// The info string for a code block: `language-*`, `lang-*`, `highlight-*`, `brush: *` on the
 /// `<pre>`, its `<code>` child, or a wrapper above it.
 fn code_language(dom: &Dom, pre: NodeId) -> String {
+    if dom.tag(pre) == Some(Tag::Textarea) {
+        // pkg.go.dev's examples are Go.
+        return "go".to_string();
+    }
     // Looked at in order: the `<code>` child, the `<pre>`, its wrappers (no list built).
     // mdBook nests its block in a second `<pre>`: `<pre><pre class="playground"><code
     // class="language-rust">`; the inner one names the language.
