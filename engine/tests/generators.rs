@@ -1248,3 +1248,33 @@ fn sphinx_extensions_chrome_and_labels() {
         "# Loading data\n\n```python\nx = 1\n```\n\n```python\ny = 2\n```\n\n**More**\n\nz\n"
     );
 }
+
+#[test]
+fn sandpack_code_is_code() {
+    // react.dev renders Sandpack's source before the editor loads: lines in `div.cm-line`s
+    // of a `pre.sp-javascript`, or the whole file as text in a preformatted div.
+    let html = "<div class=\"sp-code-editor\"><pre class=\"sp-cm sp-pristine sp-javascript flex align-start\">\
+        <code class=\"sp-pre-placeholder grow-[2]\"><div class=\"cm-line \"><span class=\"sp-syntax-keyword\">const</span> a = 1;</div>\
+        <div class=\"cm-line \">f(a);</div></code></pre></div>\
+        <div class=\"cm-gutter cm-lineNumbers whitespace-pre sp-pre-placeholder\">function App() {\n  return 1;\n}</div>";
+    assert_eq!(
+        md(html),
+        "```javascript\nconst a = 1;\nf(a);\n```\n\n```\nfunction App() {\n  return 1;\n}\n```\n"
+    );
+}
+
+#[test]
+fn vendor_callouts_are_quoted_under_their_label() {
+    let html = "<div class=\"NOTE\"><p>Note</p><p>Starting with .NET 6, templates changed.</p></div>\
+        <div class=\"ghd-alert ghd-alert-accent\"><p class=\"ghd-alert-title\"><svg></svg>Warning</p><p>Never share your token.</p></div>\
+        <div class=\"awsdocs-note awsdocs-important\"><div class=\"awsdocs-note-title\"><awsui-icon name=\"status-warning\"></awsui-icon><h6>Important</h6></div>\
+        <div class=\"awsdocs-note-text\"><p>Names are final.</p></div></div>\
+        <div class=\"note\"><p>Note</p><p>A lower-case class is no Learn box.</p></div>";
+    assert_eq!(
+        md(html),
+        "> **Note**\n>\n> Starting with .NET 6, templates changed.\n\n\
+         > **Warning**\n>\n> Never share your token.\n\n\
+         > ###### Important\n>\n> Names are final.\n\n\
+         Note\n\nA lower-case class is no Learn box.\n"
+    );
+}

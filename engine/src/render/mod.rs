@@ -779,6 +779,11 @@ impl Renderer<'_> {
         if tag == Tag::Div && is_code_fragment(dom, id) {
             return Some(self.open_pre(id, id));
         }
+        // Sandpack's code before its editor loads (react.dev): the source as text in a
+        // `div.sp-pre-placeholder` that CSS lays out as preformatted.
+        if tag == Tag::Div && dom.has_class(id, &["sp-pre-placeholder"]) {
+            return Some(self.open_pre(id, NONE));
+        }
         if tag == Tag::Div && self.flatten == 0 {
             if let Some(marker) = github_alert(dom, id) {
                 // GitHub's own syntax for the box it rendered: `> [!NOTE]` over its content
@@ -2383,6 +2388,9 @@ fn admonition(dom: &Dom, id: NodeId) -> Option<(NodeId, NodeId)> {
             "custom-block" => |t| t == "custom-block-title",
             "starlight-aside" => |t| t == "starlight-aside__title",
             "alert" => |t| t == "alert-heading",
+            // GitHub Docs and AWS documentation.
+            "ghd-alert" => |t| t == "ghd-alert-title",
+            "awsdocs-note" => |t| t == "awsdocs-note-title",
             "admonitionblock" => {
                 asciidoc = true;
                 continue;
@@ -2395,6 +2403,15 @@ fn admonition(dom: &Dom, id: NodeId) -> Option<(NodeId, NodeId)> {
         let title = dom.first_content_child(id)?;
         dom.has_class_where(title, is_title)
             .then_some((title, NONE))
+    });
+    // Microsoft Learn names the box by its kind in capitals (`div.NOTE`, `div.TIP`) and
+    // opens it with a plain `<p>Note</p>`.
+    let titled = titled.or_else(|| {
+        let learn = class
+            .split_ascii_whitespace()
+            .any(|c| matches!(c, "NOTE" | "TIP" | "IMPORTANT" | "CAUTION" | "WARNING"));
+        let title = dom.first_content_child(id).filter(|_| learn)?;
+        (dom.tag(title) == Some(Tag::P)).then_some((title, NONE))
     });
     match titled {
         Some(found) => Some(found),
@@ -3382,6 +3399,12 @@ fn language_from_class(class: &str, bare_ok: bool) -> Option<String> {
                 strip_prefix_ignore_case(tok, "brush:")
                     .map(|l| l.trim_end_matches(';').to_ascii_lowercase())
             }
+        })
+        .or_else(|| {
+            // Sandpack (react.dev): `pre.sp-cm.sp-javascript`, beside `sp-cm`, `sp-pristine`.
+            strip_prefix_ignore_case(tok, "sp-")
+                .filter(|l| BARE_LANGS.iter().any(|b| l.eq_ignore_ascii_case(b)))
+                .map(str::to_ascii_lowercase)
         })
         .or_else(|| {
             let pandoc_lang = pandoc
