@@ -24,16 +24,24 @@ pub enum Widget {
 /// The widget whose tab row `id` is, if it is one.
 pub fn tab_list(dom: &Dom, id: NodeId, tag: Tag) -> Option<Widget> {
     if has_role(dom, id, "tablist") {
-        Some(Widget::Aria)
-    } else if tag == Tag::Div && dom.has_class(id, &["tabbed-labels"]) {
-        Some(Widget::Tabbed)
-    } else if tag == Tag::Div
-        && dom.has_class(id, &["tabs"])
-        && parent_has_class(dom, id, "vp-code-group")
-    {
-        Some(Widget::CodeGroup)
-    } else {
-        None
+        return Some(Widget::Aria);
+    }
+    if tag != Tag::Div {
+        return None;
+    }
+    // One pass over the class (every classed `<div>` is asked).
+    let widget = std::cell::Cell::new(None);
+    dom.has_class_where(id, |c| {
+        widget.set(match c {
+            "tabbed-labels" => Some(Widget::Tabbed),
+            "tabs" => Some(Widget::CodeGroup),
+            _ => return false,
+        });
+        true
+    });
+    match widget.get() {
+        Some(Widget::CodeGroup) if !parent_has_class(dom, id, "vp-code-group") => None,
+        found => found,
     }
 }
 

@@ -170,6 +170,9 @@ struct PreState {
     /// A Doxygen `div.fragment` written as this block ([`NONE`] for a `<pre>`): its
     /// `div.line` children are its lines, anything else between them is not code.
     fragment: NodeId,
+    /// Its lines are boxes of their own ([`lines_are_boxes`]): each span is asked
+    /// [`code_line`] (other blocks spare their tokens the question).
+    line_boxes: bool,
 }
 
 impl PreState {
@@ -682,7 +685,10 @@ impl Renderer<'_> {
                 _ if line_number_gutter(self.dom, id, tag) => return None,
                 // One line of highlighted code as a box of its own: with no line feed between
                 // them, the lines would run together.
-                Tag::Span if code_line(self.dom, id) => {
+                Tag::Span
+                    if self.pre.as_ref().is_some_and(|p| p.line_boxes)
+                        && code_line(self.dom, id) =>
+                {
                     if let Some(p) = &mut self.pre {
                         if !p.buf.is_empty() && !p.buf.ends_with('\n') {
                             p.buf.push('\n');
@@ -856,7 +862,7 @@ impl Renderer<'_> {
         if matches!(tag, Tag::Span | Tag::Div) && self.code == 0 && is_code_label(dom, id) {
             return None;
         }
-        if tag == Tag::Div && (print_only(dom, id) || notebook_prompt(dom, id)) {
+        if tag == Tag::Div && skipped_div(dom, id) {
             return None;
         }
         // Words for screen readers only in a link that shows its own ("Docs<span
@@ -1979,6 +1985,7 @@ impl Renderer<'_> {
             code_child: false,
             break_due: false,
             fragment,
+            line_boxes: lines_are_boxes(self.dom, id),
         });
         match code_frame {
             Some(frame) => Exit::PreInCode(frame),
@@ -2657,27 +2664,24 @@ fn tab_label(dom: &Dom, label: NodeId) -> bool {
     dom.has_class(label, &["sd-tab-label", "tab-label"])
 }
 
-/// Page parts that only print (sphinx-book-theme repeats the title and a table of contents in
-/// `div#jb-print-docs-body.onlyprint` for the printed page).
-fn print_only(dom: &Dom, id: NodeId) -> bool {
-    dom.has_class(
-        id,
-        &[
-            "onlyprint",
-            "only-print",
-            "print-only",
-            "visible-print-block",
-        ],
-    )
-}
-
-/// nbsphinx's execution count beside a notebook cell (`div.prompt` holding `[1]:`) in
-/// `div.nbinput` / `div.nboutput`: the page's layout, not the cell.
-fn notebook_prompt(dom: &Dom, id: NodeId) -> bool {
+/// A `<div>` left out with what it holds: a page part that only prints (sphinx-book-theme
+/// repeats the title and a table of contents in `div#jb-print-docs-body.onlyprint` for the
+/// printed page), or nbsphinx's execution count beside a notebook cell (`div.prompt`
+/// holding `[1]:` in `div.nbinput` / `div.nboutput`). One pass over the class.
+fn skipped_div(dom: &Dom, id: NodeId) -> bool {
+    let prompt = std::cell::Cell::new(false);
+    let print_only = dom.has_class_where(id, |c| {
+        if c == "prompt" {
+            prompt.set(true);
+        }
+        matches!(
+            c,
+            "onlyprint" | "only-print" | "print-only" | "visible-print-block"
+        )
+    });
     let parent = dom.node(id).parent;
-    dom.has_class(id, &["prompt"])
-        && parent != NONE
-        && dom.has_class(parent, &["nbinput", "nboutput"])
+    print_only
+        || (prompt.get() && parent != NONE && dom.has_class(parent, &["nbinput", "nboutput"]))
 }
 
 /// Punctuation that separates the links of a code element (`, `, `; `): written as text.
@@ -3093,6 +3097,17 @@ fn word_follows(dom: &Dom, id: NodeId) -> bool {
     false
 }
 
+/// Whether a `<pre>`'s first span (in it or in its `<code>`) is a [`code_line`]: then its
+/// lines are boxes, and its spans are looked at one by one.
+fn lines_are_boxes(dom: &Dom, pre: NodeId) -> bool {
+    let element = |id: NodeId| dom.children(id).find(|&c| dom.tag(c).is_some());
+    let mut first = element(pre);
+    if let Some(code) = first.filter(|&c| dom.tag(c) == Some(Tag::Code)) {
+        first = element(code);
+    }
+    first.is_some_and(|span| dom.tag(span) == Some(Tag::Span) && code_line(dom, span))
+}
+
 /// A line of highlighted code laid out as a block, not by a line feed: a `span.line` child of
 /// the `<code>` or `<pre>` (Shiki, VitePress, Chroma), or any span child of a `<code
 /// style="display: grid">` (rehype-pretty-code's `span[data-line]`, each a grid row).
@@ -3235,6 +3250,34 @@ const CODE_LABEL_BYTES: usize = 24;
 /// next (nothing but white space and buttons between, up through at most two wrappers the
 /// label ends).
 fn is_code_label(dom: &Dom, id: NodeId) -> bool {
+    // The `<pre>` after it first: in running text the next sibling is words, and most spans
+    // are answered there.
+    let mut at = id;
+    let mut pre = NONE;
+    for _ in 0..3 {
+        let mut next = dom.node(at).next;
+        // White space and buttons (the block's "Copy") may come between.
+        while next != NONE && matches!(dom.tag(next), None | Some(Tag::Button)) {
+            if !dom.text_of(next).trim().is_empty() {
+                return false;
+            }
+            next = dom.node(next).next;
+        }
+        if next != NONE {
+            if dom.tag(next) != Some(Tag::Pre) {
+                return false;
+            }
+            pre = next;
+            break;
+        }
+        at = dom.node(at).parent;
+        if at == NONE || !matches!(dom.tag(at), Some(Tag::Div | Tag::Span)) {
+            return false;
+        }
+    }
+    if pre == NONE {
+        return false;
+    }
     let mut label = None;
     for c in dom.children(id) {
         if dom.tag(c).is_some() {
@@ -3248,29 +3291,7 @@ fn is_code_label(dom: &Dom, id: NodeId) -> bool {
             label = Some(t);
         }
     }
-    let Some(label) = label.filter(|l| l.len() <= CODE_LABEL_BYTES) else {
-        return false;
-    };
-    let mut at = id;
-    for _ in 0..3 {
-        let mut next = dom.node(at).next;
-        // White space and buttons (the block's "Copy") may come between.
-        while next != NONE && matches!(dom.tag(next), None | Some(Tag::Button)) {
-            if !dom.text_of(next).trim().is_empty() {
-                return false;
-            }
-            next = dom.node(next).next;
-        }
-        if next != NONE {
-            return dom.tag(next) == Some(Tag::Pre)
-                && same_language(label, &code_language(dom, next));
-        }
-        at = dom.node(at).parent;
-        if at == NONE || !matches!(dom.tag(at), Some(Tag::Div | Tag::Span)) {
-            return false;
-        }
-    }
-    false
+    label.is_some_and(|l| l.len() <= CODE_LABEL_BYTES && same_language(l, &code_language(dom, pre)))
 }
 
 /// Whether a label names the fence's language: the same name, or a common long form of it.
