@@ -2059,7 +2059,8 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             && !introduced(dom, n)
             && !entry_among_prose(dom, stats, n)
             && !titled_names(dom, n)
-            && !linked_figure(dom, n);
+            && !linked_figure(dom, n)
+            && !tab_row(dom, n);
         let form = tag == Tag::Form;
         if link_farm || form || comment_thread(dom, n) {
             if let Some(d) = sel.dropped.get_mut(n as usize) {
@@ -2067,6 +2068,16 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             }
         }
     }
+}
+
+/// A tab widget's row of tab names (`role="tablist"`, or the wrapper it opens): links to
+/// the panels, which render under those names (Starlight's tabs in a page that declares
+/// itself an article).
+fn tab_row(dom: &Dom, n: NodeId) -> bool {
+    dom.descendants(n)
+        .take(4)
+        .chain(std::iter::once(n))
+        .any(|d| crate::tabs::has_role(dom, d, "tablist"))
 }
 
 /// Nodes [`linked_figure`] reads before answering no.

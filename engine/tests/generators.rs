@@ -1278,3 +1278,24 @@ fn vendor_callouts_are_quoted_under_their_label() {
          Note\n\nA lower-case class is no Learn box.\n"
     );
 }
+
+#[test]
+fn starlight_tabs_and_code_frames_in_a_declared_article() {
+    // Starlight declares every page an article; its tab row is a list of in-page links, which
+    // the article cleaning must leave to the tab widget. A terminal frame's caption is words
+    // for screen readers.
+    let html = "<html><head><meta property=\"og:type\" content=\"article\"></head><body><main>\
+        <h1>Install</h1><p>Pick your package manager.</p>\
+        <starlight-tabs><div class=\"tablist-wrapper not-content\"><ul role=\"tablist\">\
+        <li role=\"presentation\" class=\"tab\"><a role=\"tab\" href=\"#tab-panel-0\" id=\"tab-0\" aria-selected=\"true\">npm</a></li>\
+        <li role=\"presentation\" class=\"tab\"><a role=\"tab\" href=\"#tab-panel-1\" id=\"tab-1\" aria-selected=\"false\">pnpm</a></li></ul></div>\
+        <div id=\"tab-panel-0\" aria-labelledby=\"tab-0\" role=\"tabpanel\"><div class=\"expressive-code\"><figure class=\"frame is-terminal not-content\">\
+        <figcaption class=\"header\"><span class=\"title\"></span><span class=\"sr-only\">Terminal window</span></figcaption>\
+        <pre data-language=\"sh\"><code><div class=\"ec-line\"><div class=\"code\"><span>npm i lantern</span></div></div></code></pre></figure></div></div>\
+        <div id=\"tab-panel-1\" aria-labelledby=\"tab-1\" role=\"tabpanel\" hidden><p>Run <code>pnpm add lantern</code>.</p></div>\
+        </starlight-tabs></main></body></html>";
+    assert_eq!(
+        pruned(html),
+        "# Install\n\nPick your package manager.\n\n**npm**\n\n```sh\nnpm i lantern\n```\n\n**pnpm**\n\nRun `pnpm add lantern`.\n"
+    );
+}

@@ -870,10 +870,9 @@ impl Renderer<'_> {
         // may be all a cell says (`<svg/><span class=sr-only>Included</span>`), and an icon
         // link named only so keeps the name (`icon_link_label`).
         if tag == Tag::Span
-            && self.links > 0
             && self.pre.is_none()
             && screen_reader_only(dom, id)
-            && link_shows_text(dom, id)
+            && ((self.links > 0 && link_shows_text(dom, id)) || code_frame_caption(dom, id))
         {
             return None;
         }
@@ -2326,6 +2325,17 @@ fn link_shows_text(dom: &Dom, span: NodeId) -> bool {
         }
         true
     })
+}
+
+/// A code block's frame caption (Expressive Code: `figure.frame > figcaption.header`, with
+/// "Terminal window" for screen readers where a terminal shows its title bar).
+fn code_frame_caption(dom: &Dom, span: NodeId) -> bool {
+    let caption = dom.node(span).parent;
+    if caption == NONE || dom.tag(caption) != Some(Tag::Figcaption) {
+        return false;
+    }
+    let figure = dom.node(caption).parent;
+    figure != NONE && dom.children(figure).any(|c| dom.tag(c) == Some(Tag::Pre))
 }
 
 /// Nodes of an icon link read for its screen-reader words.
