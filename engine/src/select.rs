@@ -1359,11 +1359,14 @@ const DEVSITE_CALLOUTS: &[&str] = &["key-point", "key-term", "objective", "speci
 /// An `<aside>` that is a callout of the text (a note, tip or warning set off from it), not
 /// the site's sidebar: `role="note"`, or a class naming it so. Starlight writes its notes,
 /// tips, cautions and dangers as `<aside class="starlight-aside starlight-aside--note">`,
-/// DevSite as `<aside class="note">`, `<aside class="caution">`.
+/// DevSite as `<aside class="note">`, `<aside class="caution">`. TypeDoc's
+/// `aside.tsd-sources` under each member ("Defined in src/client.ts:12", "Overrides
+/// BaseClient.constructor") is the member's text too.
 fn is_callout(dom: &Dom, n: NodeId, role: Option<&str>) -> bool {
     role.is_some_and(|r| r.eq_ignore_ascii_case("note"))
         || dom.has_class_where(n, |c| {
-            DEVSITE_CALLOUTS.iter().any(|k| c.eq_ignore_ascii_case(k))
+            c == "tsd-sources"
+                || DEVSITE_CALLOUTS.iter().any(|k| c.eq_ignore_ascii_case(k))
                 || c.split(|ch: char| !ch.is_ascii_alphanumeric())
                     .any(|w| CALLOUT_WORDS.iter().any(|k| w.eq_ignore_ascii_case(k)))
         })

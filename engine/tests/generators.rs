@@ -1299,3 +1299,19 @@ fn starlight_tabs_and_code_frames_in_a_declared_article() {
         "# Install\n\nPick your package manager.\n\n**npm**\n\n```sh\nnpm i lantern\n```\n\n**pnpm**\n\nRun `pnpm add lantern`.\n"
     );
 }
+
+#[test]
+fn typedoc_member_sources_are_kept() {
+    // TypeDoc's `aside.tsd-sources` under a member is its text: where it is defined and what
+    // it implements, not a sidebar.
+    let html =
+        "<main><section class=\"tsd-panel tsd-member\"><h3 class=\"tsd-anchor-link\">produce</h3>\
+        <div class=\"tsd-signature\">produce(base: any): any</div>\
+        <aside class=\"tsd-sources\"><p>Implementation of ProducersFns.produce</p>\
+        <ul><li>Defined in core/immerClass.ts:69</li></ul></aside></section>\
+        <aside class=\"related-links\"><p>Other libraries</p></aside></main>";
+    assert_eq!(
+        pruned(html),
+        "### produce\n\nproduce(base: any): any\n\nImplementation of ProducersFns.produce\n\n- Defined in core/immerClass.ts:69\n"
+    );
+}
