@@ -65,7 +65,7 @@ tags! {
 }
 
 macro_rules! attrs {
-    ($($variant:ident = $name:tt,)* ; $($other:ident = $other_name:literal,)*) => {
+    ($($variant:ident = $name:tt,)* ; $($other:ident = $($other_name:literal)|+,)*) => {
         /// Attributes the converter reads; all others are discarded while parsing.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub enum Attr { $($variant,)* $($other,)* }
@@ -75,7 +75,7 @@ macro_rules! attrs {
         fn attr_of(local: &LocalName) -> Option<Attr> {
             match *local {
                 $(local_name!($name) => Some(Attr::$variant),)*
-                _ => match &**local { $($other_name => Some(Attr::$other),)* _ => None },
+                _ => match &**local { $($($other_name)|+ => Some(Attr::$other),)* _ => None },
             }
         }
 
@@ -94,7 +94,9 @@ attrs! {
     Role = "role", Rowspan = "rowspan", Src = "src", Start = "start", Style = "style",
     Title = "title", Type = "type", Value = "value",
     ;
-    DataLanguage = "data-language", DataSrc = "data-src",
+    // Shiki transformers and rehype-pretty-code write `data-language`, Mintlify `language`:
+    // one bit for both (all 32 are taken).
+    CodeLanguage = "data-language" | "language", DataSrc = "data-src",
 }
 
 impl Attr {

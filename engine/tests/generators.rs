@@ -1315,3 +1315,47 @@ fn typedoc_member_sources_are_kept() {
         "### produce\n\nproduce(base: any): any\n\nImplementation of ProducersFns.produce\n\n- Defined in core/immerClass.ts:69\n"
     );
 }
+
+#[test]
+fn utility_class_boxes_keep_their_words_apart() {
+    // GitBook's page footer: each link a flex box holding a column of two spans.
+    let html = "<a class=\"group flex gap-4\" href=\"/acme\"><span class=\"flex flex-col\">\
+        <span class=\"text-xs\">Previous</span><span class=\"line-clamp-2\">Welcome</span></span></a>\
+        <a class=\"group flex gap-4\" href=\"/acme/guides\"><span class=\"flex flex-col\">\
+        <span class=\"text-xs\">Next</span><span class=\"line-clamp-2\">Guides</span></span></a>";
+    assert_eq!(
+        md(html),
+        "[Previous Welcome](/acme) [Next Guides](/acme/guides)\n"
+    );
+    // A block-displayed span too; an inline-block one flows with the text, as on the page,
+    // and punctuation after an item stays where it is.
+    assert_eq!(
+        md("<p><span class=\"block\">Step</span><span class=\"d-block\">one</span> and <span class=\"inline-block\">x</span>y</p>"),
+        "Step one and xy\n"
+    );
+    assert_eq!(
+        md("<p class=\"flex\"><a href=\"/a\">foo</a>, <a href=\"/b\">bar</a></p>"),
+        "[foo](/a), [bar](/b)\n"
+    );
+    // Nextra's prefixed utilities (`nx-flex`) and Bootstrap's (`d-flex`) too; `flex-col`
+    // alone, a mere direction, is not a display class and `no-` words stay short prefixes.
+    assert_eq!(
+        md("<div class=\"nx-grid\"><a class=\"nx-flex\" href=\"/api\">API Options</a><a class=\"nx-flex\" href=\"/cache\">Cache Provider</a></div>"),
+        "[API Options](/api) [Cache Provider](/cache)\n"
+    );
+    assert_eq!(
+        md("<p><span class=\"flex-col\">ab</span>cd <span class=\"code-block\">ef</span>gh</p>"),
+        "abcd efgh\n"
+    );
+    // Inside code, lines and tokens are never spread apart.
+    assert_eq!(
+        md("<pre><code class=\"inline-grid\"><span class=\"flex\">a</span><span class=\"flex\">b</span></code></pre>"),
+        "```\nab\n```\n"
+    );
+}
+
+#[test]
+fn mintlify_code_language_attribute_names_the_fence() {
+    let html = "<pre class=\"shiki\" language=\"bash\"><code language=\"bash\"><span class=\"line\">curl -X POST</span></code></pre>";
+    assert_eq!(md(html), "```bash\ncurl -X POST\n```\n");
+}

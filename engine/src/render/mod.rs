@@ -65,7 +65,7 @@ pub fn render_after(
         box_title: NONE,
         box_table: NONE,
         block_after: NONE,
-        space_after: NONE,
+        space_after: Vec::new(),
     };
     for &root in &sel.roots {
         r.walk(root);
@@ -315,7 +315,7 @@ struct Renderer<'a> {
     /// An element whose end also ends the paragraph (a box title written in bold).
     block_after: NodeId,
     /// A badge just opened ([`is_badge_class`]): a space separates it from what follows.
-    space_after: NodeId,
+    space_after: Vec<NodeId>,
 }
 
 impl Renderer<'_> {
@@ -546,8 +546,8 @@ impl Renderer<'_> {
             self.block_after = NONE;
             self.w.end_block();
         }
-        if id == self.space_after {
-            self.space_after = NONE;
+        if let Some(at) = self.space_after.iter().rposition(|&x| x == id) {
+            self.space_after.truncate(at);
             if self.w.space == writer::Space::None && word_follows(self.dom, id) {
                 self.w.space = writer::Space::Pending;
             }
@@ -876,12 +876,9 @@ impl Renderer<'_> {
         {
             return None;
         }
-        // A badge stands apart from the words around it, as its box does on the page.
-        if matches!(tag, Tag::Span | Tag::Code | Tag::Small)
-            && self.code == 0
-            && self.pre.is_none()
-            && dom.has_class_where(id, is_badge_class)
-        {
+        // A badge stands apart from the words around it, as its box does on the page; so
+        // does an inline element that a utility class lays out as a box of its own.
+        if self.code == 0 && self.pre.is_none() && stands_apart(dom, id, tag) {
             if self.w.space == writer::Space::None
                 && self
                     .w
@@ -890,7 +887,7 @@ impl Renderer<'_> {
             {
                 self.w.space = writer::Space::Pending;
             }
-            self.space_after = id;
+            self.space_after.push(id);
         }
         Some(match tag {
             Tag::P
@@ -3072,6 +3069,58 @@ fn is_bare_classifier(dom: &Dom, span: NodeId) -> bool {
 /// their box alone, with no space in the markup (TypeDoc's `<code class="tsd-tag">Optional
 /// </code>name`, JSDoc's `name<span class="signature-attributes">opt</span>`, Bootstrap's
 /// and sphinx-design's badges).
+/// Whether inline element `id` is set apart from the text around it: a badge, or a box that
+/// the page's utility classes display as a block, or an item of a flex or grid container
+/// (GitBook's `<a class="flex"><span class="flex flex-col"><span>Previous</span><span>
+/// Welcome</span></span></a>` reads "Previous Welcome" on the page, not "PreviousWelcome").
+fn stands_apart(dom: &Dom, id: NodeId, tag: Tag) -> bool {
+    match tag {
+        Tag::Span | Tag::Code | Tag::Small => {
+            dom.has_class_where(id, |c| is_badge_class(c) || is_box_class(c))
+                || lays_out_items(dom, dom.node(id).parent)
+        }
+        Tag::A | Tag::Label | Tag::Strong | Tag::B | Tag::Em | Tag::I => {
+            dom.has_class_where(id, is_box_class) || lays_out_items(dom, dom.node(id).parent)
+        }
+        _ => false,
+    }
+}
+
+/// Tailwind's (also with a prefix: Nextra's `nx-flex`), Bootstrap's (`d-block`) and Bulma's
+/// (`is-flex`) classes that display an element as a block-level box.
+fn is_box_class(word: &str) -> bool {
+    matches!(display_word(word), "block" | "flex" | "grid" | "flow-root")
+}
+
+/// Whether element `id` is a flex or grid container (by the same classes), whose children
+/// are laid out as boxes of their own.
+fn lays_out_items(dom: &Dom, id: NodeId) -> bool {
+    dom.has_class_where(id, |c| {
+        matches!(
+            display_word(c),
+            "flex" | "grid" | "inline-flex" | "inline-grid"
+        )
+    })
+}
+
+/// A utility class without up to two short prefixes (`nx-flex`, `d-flex`, `sd-d-flex`,
+/// `is-flex` → `flex`): the display value it names, if it names one.
+fn display_word(class: &str) -> &str {
+    let mut word = class;
+    for _ in 0..2 {
+        match word.split_once('-') {
+            Some((prefix, rest))
+                if (1..=3).contains(&prefix.len())
+                    && prefix.bytes().all(|b| b.is_ascii_lowercase()) =>
+            {
+                word = rest
+            }
+            _ => break,
+        }
+    }
+    word
+}
+
 fn is_badge_class(word: &str) -> bool {
     matches!(word, "badge" | "tsd-tag" | "signature-attributes") || word.ends_with("-badge")
 }
@@ -3347,10 +3396,11 @@ fn code_language(dom: &Dom, pre: NodeId) -> String {
             .into_iter()
             .flatten()
             .find_map(|class| language_from_class(class, bare_ok))
-            // rehype-pretty-code and Shiki transformers name it only in `data-language`.
+            // rehype-pretty-code and Shiki transformers name it only in `data-language`,
+            // Mintlify in `language`.
             .or_else(|| {
                 let token = dom
-                    .attr(id, Attr::DataLanguage)?
+                    .attr(id, Attr::CodeLanguage)?
                     .split_ascii_whitespace()
                     .next()?;
                 clean_language(token.to_ascii_lowercase())
