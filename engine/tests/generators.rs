@@ -1359,3 +1359,27 @@ fn mintlify_code_language_attribute_names_the_fence() {
     let html = "<pre class=\"shiki\" language=\"bash\"><code language=\"bash\"><span class=\"line\">curl -X POST</span></code></pre>";
     assert_eq!(md(html), "```bash\ncurl -X POST\n```\n");
 }
+
+#[test]
+fn untitled_callouts_are_quoted() {
+    // GitBook's hint: an icon cell, then the blocks (a heading first when it has one).
+    let html = "<div class=\"hint grid grid-cols-[auto_1fr]\"><div class=\"py-4 pl-4\"><svg class=\"gb-icon\"></svg></div>\
+        <h3 id=\"keys\">Never commit keys</h3><div class=\"p-4\"><p>Use environment variables.</p></div></div><p>After.</p>";
+    assert_eq!(
+        md(html),
+        "> ### Never commit keys\n>\n> Use environment variables.\n\nAfter.\n"
+    );
+    // Mintlify's and Nextra's callouts.
+    let html = "<div class=\"callout flex gap-3\" data-callout-type=\"warning\"><div class=\"mt-0.5 w-4\"><svg></svg></div>\
+        <div class=\"text-sm prose\">Emails must be unique.</div></div>\
+        <div class=\"nextra-callout nx-flex nx-rounded-lg\"><div class=\"nx-select-none\">💡</div><div class=\"nx-w-full\"><p>Configs are <strong>merged</strong>.</p></div></div>";
+    assert_eq!(
+        md(html),
+        "> Emails must be unique.\n\n> 💡\n>\n> Configs are **merged**.\n"
+    );
+    // In a table cell a box is its words.
+    assert_eq!(
+        md("<table><tr><th>a</th></tr><tr><td><div class=\"callout\">Careful.</div></td></tr></table>"),
+        "| a |\n| --- |\n| Careful. |\n"
+    );
+}

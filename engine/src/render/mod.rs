@@ -810,7 +810,7 @@ impl Renderer<'_> {
                 self.w.push_quote();
                 self.box_title = title;
                 self.box_table = table;
-                if dom.is_hidden(title) {
+                if title != NONE && dom.is_hidden(title) {
                     // Starlight hides its title from screen readers, which read the box's
                     // `aria-label` ("Caution", or the author's own title) instead.
                     if let Some(label) = dom.attr(id, Attr::AriaLabel).map(str::trim) {
@@ -2388,9 +2388,11 @@ fn is_alert_title(dom: &Dom, p: NodeId) -> bool {
 /// (`.theme-admonition > [class^=admonitionHeading]`, a CSS-module name), VitePress
 /// (`.custom-block > .custom-block-title`), Starlight (`.starlight-aside >
 /// .starlight-aside__title`) and Bootstrap (`.alert > .alert-heading`). The title must be
-/// the box's first child: a box without one is no admonition. AsciiDoc's
-/// `.admonitionblock` is tried after these ([`admonition_block`]). Returns the title and,
-/// for AsciiDoc, the table to write as blocks ([`NONE`] otherwise); the class is read once.
+/// the box's first child: such a box without one is no admonition. AsciiDoc's
+/// `.admonitionblock` is tried after these ([`admonition_block`]), then the boxes that have
+/// no title to find (`.callout`, `.nextra-callout`, GitBook's `.hint`). Returns the title
+/// ([`NONE`] for those) and, for AsciiDoc, the table to write as blocks ([`NONE`]
+/// otherwise); the class is read once.
 fn admonition(dom: &Dom, id: NodeId) -> Option<(NodeId, NodeId)> {
     let class = dom.attr(id, Attr::Class)?;
     let mut is_title: Option<fn(&str) -> bool> = None;
@@ -2430,7 +2432,12 @@ fn admonition(dom: &Dom, id: NodeId) -> Option<(NodeId, NodeId)> {
     match titled {
         Some(found) => Some(found),
         None if asciidoc => admonition_block(dom, id),
-        None => None,
+        // Boxes that show their kind by colour and icon only (GitBook's hints, Nextra's and
+        // Mintlify's callouts): quoted without a title.
+        None => class
+            .split_ascii_whitespace()
+            .any(|c| matches!(c, "callout" | "nextra-callout" | "bd-callout" | "hint"))
+            .then_some((NONE, NONE)),
     }
 }
 
