@@ -1383,3 +1383,20 @@ fn untitled_callouts_are_quoted() {
         "| a |\n| --- |\n| Careful. |\n"
     );
 }
+
+#[test]
+fn intersphinx_link_titles_are_left_out() {
+    // Sphinx titles every link into another project's docs with where it lives.
+    let html = "<p>Returns <a class=\"reference external\" href=\"https://docs.python.org/3/library/stdtypes.html#str\" \
+        title=\"(in Python v3.12)\"><span class=\"pre\">str</span></a> or \
+        <a href=\"https://numpy.org/doc/stable/x.html\" title=\"(in NumPy v1.26)\">ndarray</a>.</p>";
+    assert_eq!(
+        md(html),
+        "Returns [str](https://docs.python.org/3/library/stdtypes.html#str) or [ndarray](https://numpy.org/doc/stable/x.html).\n"
+    );
+    // Other titles stay, even one that opens like it.
+    assert_eq!(
+        md("<p><a href=\"/a\" title=\"(in short) read on\">more</a> <a href=\"/b\" title=\"Read the guide\">next</a></p>"),
+        "[more](/a \"(in short) read on\") [next](/b \"Read the guide\")\n"
+    );
+}
