@@ -1400,3 +1400,22 @@ fn intersphinx_link_titles_are_left_out() {
         "[more](/a \"(in short) read on\") [next](/b \"Read the guide\")\n"
     );
 }
+
+#[test]
+fn link_titles_that_spell_the_target_are_left_out() {
+    let html = "<p><a href=\"api.html#flask.Flask.route\" title=\"flask.Flask.route\"><code>route()</code></a>, \
+        <a href=\"Data-Aeson-Types.html#t:Value\" title=\"Data.Aeson.Types\">Value</a>, \
+        <a href=\"glib-Hash-Tables.html#g-hash-table-new\" title=\"g_hash_table_new ()\">g_hash_table_new()</a>, \
+        <a href=\"Mock.html#expects-instance_method\" title=\"#expects (instance method)\">expects</a></p>";
+    assert_eq!(
+        md(html),
+        "[`route()`](api.html#flask.Flask.route), [Value](Data-Aeson-Types.html#t:Value), \
+         [g_hash_table_new()](glib-Hash-Tables.html#g-hash-table-new), \
+         [expects](Mock.html#expects-instance_method)\n"
+    );
+    // A title that says more than the address keeps its words.
+    assert_eq!(
+        md("<p><a href=\"api.html#route\" title=\"Register a URL rule\">route()</a></p>"),
+        "[route()](api.html#route \"Register a URL rule\")\n"
+    );
+}

@@ -2191,8 +2191,38 @@ fn link_title(dom: &Dom, a: NodeId) -> Option<&str> {
     let text = text.trim();
     // An icon-only link named by its title (see `icon_link_label`) shows it as its text.
     let restates = (!text.is_empty() && title.contains(text))
-        || (text.is_empty() && icon_link_label(dom, a) == Some(title));
+        || (text.is_empty() && icon_link_label(dom, a) == Some(title))
+        || dom
+            .attr(a, Attr::Href)
+            .is_some_and(|h| spelled_by_href(title, h));
     (!restates).then_some(title)
+}
+
+/// Whether a link's title spells, letters and digits alike, the fragment or the file name of
+/// its target: Sphinx's `"flask.Flask.route"` on `api.html#flask.Flask.route`, Haddock's
+/// `"Data.Aeson.Types"` on `Data-Aeson-Types.html#t:Value`, gtk-doc's `"g_hash_table_new ()"`
+/// on `#g-hash-table-new`.
+fn spelled_by_href(title: &str, href: &str) -> bool {
+    let (path, fragment) = href.trim().split_once('#').unwrap_or((href, ""));
+    let path = path.split_once('?').map_or(path, |(p, _)| p);
+    let file = path.rsplit('/').next().unwrap_or("");
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    same_letters(title, fragment) || same_letters(title, stem)
+}
+
+/// Whether `a` and `b` hold the same letters and digits (at least one), ignoring case and
+/// everything else.
+fn same_letters(a: &str, b: &str) -> bool {
+    let mut x = a.chars().filter(|c| c.is_alphanumeric());
+    let mut y = b.chars().filter(|c| c.is_alphanumeric());
+    let mut any = false;
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return any,
+            (Some(p), Some(q)) if p.to_lowercase().eq(q.to_lowercase()) => any = true,
+            _ => return false,
+        }
+    }
 }
 
 /// An Asciidoctor admonition block, `div.admonitionblock > table` whose row is an icon cell
