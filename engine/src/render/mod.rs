@@ -66,6 +66,7 @@ pub fn render_after(
         box_table: NONE,
         block_after: NONE,
         space_after: Vec::new(),
+        layout_classes: uses_layout_classes(dom),
     };
     for &root in &sel.roots {
         r.walk(root);
@@ -316,6 +317,9 @@ struct Renderer<'a> {
     block_after: NodeId,
     /// A badge just opened ([`is_badge_class`]): a space separates it from what follows.
     space_after: Vec<NodeId>,
+    /// The page has a utility class that lays out boxes ([`display_word`]); without one,
+    /// no inline element's classes need a look for them.
+    layout_classes: bool,
 }
 
 impl Renderer<'_> {
@@ -878,7 +882,7 @@ impl Renderer<'_> {
         }
         // A badge stands apart from the words around it, as its box does on the page; so
         // does an inline element that a utility class lays out as a box of its own.
-        if self.code == 0 && self.pre.is_none() && stands_apart(dom, id, tag) {
+        if self.code == 0 && self.pre.is_none() && stands_apart(dom, id, tag, self.layout_classes) {
             if self.w.space == writer::Space::None
                 && self
                     .w
@@ -3112,39 +3116,80 @@ fn is_bare_classifier(dom: &Dom, span: NodeId) -> bool {
 /// the page's utility classes display as a block, or an item of a flex or grid container
 /// (GitBook's `<a class="flex"><span class="flex flex-col"><span>Previous</span><span>
 /// Welcome</span></span></a>` reads "Previous Welcome" on the page, not "PreviousWelcome").
-fn stands_apart(dom: &Dom, id: NodeId, tag: Tag) -> bool {
+fn stands_apart(dom: &Dom, id: NodeId, tag: Tag, layout_classes: bool) -> bool {
     match tag {
+        Tag::Span | Tag::Code | Tag::Small if !layout_classes => {
+            dom.has_class_where(id, is_badge_class)
+        }
         Tag::Span | Tag::Code | Tag::Small => {
             dom.has_class_where(id, |c| is_badge_class(c) || is_box_class(c))
                 || lays_out_items(dom, dom.node(id).parent)
         }
-        Tag::A | Tag::Label | Tag::Strong | Tag::B | Tag::Em | Tag::I => {
+        Tag::A | Tag::Label | Tag::Strong | Tag::B | Tag::Em | Tag::I if layout_classes => {
             dom.has_class_where(id, is_box_class) || lays_out_items(dom, dom.node(id).parent)
         }
         _ => false,
     }
 }
 
+/// Whether a class of the page is one that [`display_word`] reads as a box or a flex or grid
+/// container: one pass per word over all kept attribute text, then a look at the class
+/// each find is in. Most pages that are not built with utility classes have none.
+fn uses_layout_classes(dom: &Dom) -> bool {
+    let text = dom.attr_text.as_str();
+    ["flex", "grid", "block"].iter().any(|word| {
+        memchr::memmem::find_iter(text.as_bytes(), word).any(|at| {
+            // The attribute the find is in: values are stored end to end, in order.
+            let i = dom.attrs.partition_point(|&(_, s, _)| s as usize <= at);
+            let Some(&(Attr::Class, s, e)) = i.checked_sub(1).and_then(|i| dom.attrs.get(i)) else {
+                return false;
+            };
+            let (s, e) = (s as usize, e as usize);
+            if at + word.len() > e {
+                return false;
+            }
+            let from = text
+                .get(s..at)
+                .and_then(|v| v.rfind(|c: char| c.is_ascii_whitespace()))
+                .map_or(s, |p| s + p + 1);
+            let to = text
+                .get(at..e)
+                .and_then(|v| v.find(|c: char| c.is_ascii_whitespace()))
+                .map_or(e, |p| at + p);
+            text.get(from..to)
+                .is_some_and(|class| is_box_class(class) || is_container_class(class))
+        })
+    })
+}
+
 /// Tailwind's (also with a prefix: Nextra's `nx-flex`), Bootstrap's (`d-block`) and Bulma's
 /// (`is-flex`) classes that display an element as a block-level box.
 fn is_box_class(word: &str) -> bool {
-    matches!(display_word(word), "block" | "flex" | "grid" | "flow-root")
+    matches!(display_word(word), "block" | "flex" | "grid")
 }
 
 /// Whether element `id` is a flex or grid container (by the same classes), whose children
 /// are laid out as boxes of their own.
 fn lays_out_items(dom: &Dom, id: NodeId) -> bool {
-    dom.has_class_where(id, |c| {
-        matches!(
-            display_word(c),
-            "flex" | "grid" | "inline-flex" | "inline-grid"
-        )
-    })
+    dom.has_class_where(id, is_container_class)
+}
+
+fn is_container_class(word: &str) -> bool {
+    matches!(
+        display_word(word),
+        "flex" | "grid" | "inline-flex" | "inline-grid"
+    )
 }
 
 /// A utility class without up to two short prefixes (`nx-flex`, `d-flex`, `sd-d-flex`,
-/// `is-flex` → `flex`): the display value it names, if it names one.
+/// `is-flex` → `flex`): the display value it names, if it names one (else `""`). Every
+/// class of every inline element passes here: most are turned away by their last byte.
 fn display_word(class: &str) -> &str {
+    if !matches!(class.as_bytes().last(), Some(b'x' | b'd' | b'k'))
+        || !(class.ends_with("flex") || class.ends_with("grid") || class.ends_with("block"))
+    {
+        return "";
+    }
     let mut word = class;
     for _ in 0..2 {
         match word.split_once('-') {
@@ -3566,6 +3611,22 @@ fn clean_language(lang: String) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn layout_classes_are_found_only_as_whole_classes() {
+        let uses = |html: &str| uses_layout_classes(&Dom::parse(html));
+        assert!(uses("<div class=\"a nx-grid\"><a href=/x>x</a></div>"));
+        // At the end of a value, the next value (stored right after it) starting a word.
+        assert!(uses("<a class=\"flex\" href=\"docs\">x</a>"));
+        assert!(uses("<span class=\"d-block\" id=k>x</span>"));
+        assert!(!uses(
+            "<pre class=\"code-block\">x</pre><p title=\"flex grid\">y</p>"
+        ));
+        assert!(!uses(
+            "<div class=\"literal-block-wrapper flexbox\">x</div>"
+        ));
+        assert!(!uses("<p>flex grid block</p>"));
+    }
 
     #[test]
     fn language_classes_match_ascii_case_insensitively() {
