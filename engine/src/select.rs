@@ -449,6 +449,10 @@ const NEGATIVE_SUBSTR: &[&str] = &[
     "toctree-wrapper",
     // Links to the previous and next pages (pydata-sphinx-theme's `div.prev-next-area`).
     "prev-next",
+    // "Was this page helpful?" and its buttons (Microsoft Learn's `section.feedback-section`,
+    // DevSite's `div.devsite-thumb-rating`).
+    "feedback",
+    "thumb-rating",
 ];
 /// Short boilerplate words matched only as whole tokens.
 const NEGATIVE_TOKENS: &[&str] = &[

@@ -1377,6 +1377,11 @@ fn untitled_callouts_are_quoted() {
         md(html),
         "> Emails must be unique.\n\n> 💡\n>\n> Configs are **merged**.\n"
     );
+    // MDN's notecard names its kind in its first words.
+    assert_eq!(
+        md("<div class=\"notecard note\" id=\"sect1\"><p><strong>Note:</strong> <code>map()</code> builds a new array.</p></div>"),
+        "> **Note:** `map()` builds a new array.\n"
+    );
     // In a table cell a box is its words.
     assert_eq!(
         md("<table><tr><th>a</th></tr><tr><td><div class=\"callout\">Careful.</div></td></tr></table>"),
@@ -1418,4 +1423,24 @@ fn link_titles_that_spell_the_target_are_left_out() {
         md("<p><a href=\"api.html#route\" title=\"Register a URL rule\">route()</a></p>"),
         "[route()](api.html#route \"Register a URL rule\")\n"
     );
+}
+
+#[test]
+fn page_feedback_widgets_are_left_out() {
+    let page = |widget: &str| {
+        format!(
+            "<html><body><main><h1>Install</h1><p>Run the installer and follow its steps.</p>{widget}</main></body></html>"
+        )
+    };
+    for widget in [
+        // Microsoft Learn.
+        "<section class=\"feedback-section\"><h2>Feedback</h2><p>Was this page helpful?</p><div class=\"buttons\"><button>Yes</button><button>No</button></div></section>",
+        // DevSite.
+        "<devsite-thumb-rating><div class=\"devsite-thumb-rating\" role=\"form\"><div class=\"devsite-thumb-rating-label\">Was this helpful?</div></div></devsite-thumb-rating>",
+    ] {
+        assert_eq!(
+            pruned(&page(widget)),
+            "# Install\n\nRun the installer and follow its steps.\n"
+        );
+    }
 }

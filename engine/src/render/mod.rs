@@ -2469,10 +2469,16 @@ fn admonition(dom: &Dom, id: NodeId) -> Option<(NodeId, NodeId)> {
         Some(found) => Some(found),
         None if asciidoc => admonition_block(dom, id),
         // Boxes that show their kind by colour and icon only (GitBook's hints, Nextra's and
-        // Mintlify's callouts): quoted without a title.
+        // Mintlify's callouts) or in their own first words (MDN's notecards, "Note:"):
+        // quoted without a title.
         None => class
             .split_ascii_whitespace()
-            .any(|c| matches!(c, "callout" | "nextra-callout" | "bd-callout" | "hint"))
+            .any(|c| {
+                matches!(
+                    c,
+                    "callout" | "nextra-callout" | "bd-callout" | "hint" | "notecard"
+                )
+            })
             .then_some((NONE, NONE)),
     }
 }
