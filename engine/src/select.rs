@@ -453,6 +453,8 @@ const NEGATIVE_SUBSTR: &[&str] = &[
     // DevSite's `div.devsite-thumb-rating`).
     "feedback",
     "thumb-rating",
+    // TypeDoc's member index: the page's table of contents, each member named again below.
+    "tsd-index",
 ];
 /// Short boilerplate words matched only as whole tokens.
 const NEGATIVE_TOKENS: &[&str] = &[

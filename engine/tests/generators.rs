@@ -1444,3 +1444,20 @@ fn page_feedback_widgets_are_left_out() {
         );
     }
 }
+
+#[test]
+fn typedoc_member_index_is_left_out() {
+    let html = "<html><body><div class=\"col-content\"><div class=\"tsd-page-title\"><h1>Class Immer</h1></div>\
+        <section class=\"tsd-panel-group tsd-index-group\"><section class=\"tsd-panel tsd-index-panel\">\
+        <details class=\"tsd-index-content tsd-accordion\" open><summary class=\"tsd-accordion-summary tsd-index-summary\">\
+        <h5 class=\"tsd-index-heading uppercase\">Index</h5></summary><div class=\"tsd-accordion-details\">\
+        <section class=\"tsd-index-section\"><h3 class=\"tsd-index-heading\">Methods</h3><div class=\"tsd-index-list\">\
+        <a href=\"#produce\" class=\"tsd-index-link\"><span>produce</span></a></div></section></div></details></section></section>\
+        <section class=\"tsd-panel-group tsd-member-group\"><h2>Methods</h2><section class=\"tsd-panel tsd-member\">\
+        <h3 class=\"tsd-anchor-link\" id=\"produce\"><span>produce</span></h3><p>Runs a recipe on a draft.</p></section></section>\
+        </div></body></html>";
+    assert_eq!(
+        pruned(html),
+        "# Class Immer\n\n## Methods\n\n### produce\n\nRuns a recipe on a draft.\n"
+    );
+}
