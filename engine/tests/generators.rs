@@ -1461,3 +1461,20 @@ fn typedoc_member_index_is_left_out() {
         "# Class Immer\n\n## Methods\n\n### produce\n\nRuns a recipe on a draft.\n"
     );
 }
+
+#[test]
+fn mermaid_sources_are_mermaid_code_blocks() {
+    // MkDocs Material's `pre.mermaid`, a Hugo theme's `div.mermaid`: the line breaks are
+    // the diagram's syntax.
+    let html = "<pre class=\"mermaid\"><code>graph TD\n  A --&gt; B</code></pre>\
+        <div class=\"mermaid\">graph LR\n  X --&gt; Y</div>";
+    assert_eq!(
+        md(html),
+        "```mermaid\ngraph TD\n  A --> B\n```\n\n```mermaid\ngraph LR\n  X --> Y\n```\n"
+    );
+    // Once drawn, the diagram is an SVG and nothing of it is text.
+    assert_eq!(
+        md("<div class=\"mermaid\"><svg><text>A</text></svg></div><p>After.</p>"),
+        "After.\n"
+    );
+}

@@ -794,6 +794,12 @@ impl Renderer<'_> {
         if tag == Tag::Div && dom.has_class(id, &["sp-pre-placeholder"]) {
             return Some(self.open_pre(id, NONE));
         }
+        // A Mermaid diagram before mermaid.js draws it (`div.mermaid` holding the source, as
+        // Hugo and Jekyll themes write it): its line breaks are its syntax. Once drawn it
+        // holds an `<svg>` and no text, and is left to the usual rules.
+        if tag == Tag::Div && dom.has_class(id, &["mermaid"]) && holds_own_text(dom, id) {
+            return Some(self.open_pre(id, NONE));
+        }
         if tag == Tag::Div && self.flatten == 0 {
             if let Some(marker) = github_alert(dom, id) {
                 // GitHub's own syntax for the box it rendered: `> [!NOTE]` over its content
@@ -3354,6 +3360,12 @@ fn dropped_tag(tag: Tag) -> bool {
     )
 }
 
+/// Whether one of the element's own children is text other than white space.
+fn holds_own_text(dom: &Dom, id: NodeId) -> bool {
+    dom.children(id)
+        .any(|c| matches!(dom.node(c).kind, Kind::Text { .. }) && !dom.text_of(c).trim().is_empty())
+}
+
 /// Known language names accepted as a bare class (`<pre class="rust">`).
 const BARE_LANGS: &[&str] = &[
     "bash",
@@ -3387,6 +3399,7 @@ const BARE_LANGS: &[&str] = &[
     "yaml",
     "console",
     "text",
+    "mermaid",
 ];
 
 /// Longest text taken for a label naming a code block's language.
