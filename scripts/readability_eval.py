@@ -33,6 +33,7 @@ import argparse
 import collections
 import glob
 import hashlib
+import html
 import json
 import os
 import re
@@ -76,6 +77,8 @@ class Text(HTMLParser):
         self.out, self.skip = [], 0
 
     def handle_starttag(self, tag, attrs):
+        if tag == "img" and not self.skip:
+            self.out.append(formula(dict(attrs)))
         if tag in self.SKIP:
             self.skip += 1
         elif tag in BLOCKS:
@@ -90,6 +93,21 @@ class Text(HTMLParser):
     def handle_data(self, data):
         if not self.skip:
             self.out.append(data)
+
+
+def formula(attrs):
+    """A formula Readability keeps as Wikipedia's rendered image: its TeX (the image's alt),
+    as the converter writes it (`$…$`, the `{\\displaystyle …}` wrapper off) and as the
+    Markdown renderer then shows it, so that the same formula counts the same on both sides
+    (an image's alt is otherwise no visible text)."""
+    src, alt = attrs.get("src") or "", (attrs.get("alt") or "").strip()
+    if "/media/math/render/" not in src or not alt:
+        return ""
+    for wrapper in ("{\\displaystyle", "{\\textstyle"):
+        if alt.startswith(wrapper) and alt.endswith("}"):
+            alt = alt[len(wrapper) : -1].strip()
+    tex = " ".join(alt.split())
+    return " " + html.unescape(re.sub(r"<[^>]*>", "", MD.renderInline(f"${tex}$"))) + " "
 
 
 def words(html):

@@ -1478,3 +1478,51 @@ fn mermaid_sources_are_mermaid_code_blocks() {
         "After.\n"
     );
 }
+
+#[test]
+fn formulas_are_written_as_their_tex() {
+    // KaTeX: the MathML keeps the TeX as an annotation; the drawn copy is aria-hidden.
+    let katex = |tex: &str| {
+        format!(
+            "<span class=\"katex\"><span class=\"katex-mathml\"><math><semantics><mrow><msup><mi>x</mi><mn>2</mn></msup></mrow>\
+             <annotation encoding=\"application/x-tex\">{tex}</annotation></semantics></math></span>\
+             <span class=\"katex-html\" aria-hidden=\"true\"><span class=\"mord\">x</span><span class=\"msupsub\">2</span></span></span>"
+        )
+    };
+    assert_eq!(
+        md(&format!("<p>Area: {} here.</p>", katex("x^2"))),
+        "Area: $x^2$ here.\n"
+    );
+    assert_eq!(
+        md(&format!(
+            "<p>Euler: <span class=\"katex-display\">{}</span> holds.</p>",
+            katex("e^{i\\pi}+1=0")
+        )),
+        "Euler:\n\n$$e^{i\\pi}+1=0$$\n\nholds.\n"
+    );
+    // `<` before a letter would open an HTML tag; `|` in a cell would end it.
+    assert_eq!(
+        md(&format!(
+            "<table><tr><th>f</th></tr><tr><td>{}</td></tr></table>",
+            katex("|x| &lt;y")
+        )),
+        "| f |\n| --- |\n| $\\|x\\| < y$ |\n"
+    );
+    // Wikipedia: the MathML hidden, the fallback image aria-hidden; its alt is the TeX.
+    let html = "<p>denoted by <span class=\"mwe-math-element\"><span class=\"mwe-math-mathml-inline mwe-math-mathml-a11y\" style=\"display: none;\">\
+        <math alttext=\"{\\displaystyle A^{\\mathsf {H}}}\"><semantics><mrow><msup><mi>A</mi><mi>H</mi></msup></mrow>\
+        <annotation encoding=\"application/x-tex\">{\\displaystyle A^{\\mathsf {H}}}</annotation></semantics></math></span>\
+        <img src=\"https://wikimedia.org/api/rest_v1/media/math/render/svg/d94\" class=\"mwe-math-fallback-image-inline\" aria-hidden=\"true\" alt=\"{\\displaystyle A^{\\mathsf {H}}}\"></span>, then</p>\
+        <div class=\"mwe-math-element\"><div class=\"mwe-math-mathml-display mwe-math-mathml-a11y\" style=\"display: none;\">\
+        <math display=\"block\"><semantics><mrow></mrow><annotation encoding=\"application/x-tex\">{\\displaystyle a_{ij}=b}</annotation></semantics></math></div></div>\
+        <p>for all i, j.</p>";
+    assert_eq!(
+        md(html),
+        "denoted by $A^{\\mathsf {H}}$, then\n\n$$a_{ij}=b$$\n\nfor all i, j.\n"
+    );
+    // MathML without TeX is written as its text.
+    assert_eq!(
+        md("<p>So <math><mi>z</mi><mo>+</mo><mn>1</mn></math> is.</p>"),
+        "So z+1 is.\n"
+    );
+}

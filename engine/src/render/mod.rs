@@ -886,6 +886,28 @@ impl Renderer<'_> {
         {
             return None;
         }
+        // Math with its TeX source beside it (KaTeX, Wikipedia): the TeX, in dollars.
+        if matches!(tag, Tag::Math | Tag::Span | Tag::Div) && self.code == 0 && self.pre.is_none() {
+            if let Some((tex, display)) = math_tex(dom, id, tag) {
+                let fence = if display { "$$" } else { "$" };
+                let cell = self.w.in_table > 0;
+                let mut out = String::with_capacity(tex.len() + 4);
+                out.push_str(fence);
+                push_tex(&mut out, &tex, cell);
+                out.push_str(fence);
+                // A displayed formula is a block of its own, as on the page (in a table cell
+                // it stays in the cell's line).
+                let block = display && !self.must_flatten();
+                if block {
+                    self.w.begin_block(false);
+                }
+                self.w.raw(&out);
+                if block {
+                    self.w.end_block();
+                }
+                return None;
+            }
+        }
         // A badge stands apart from the words around it, as its box does on the page; so
         // does an inline element that a utility class lays out as a box of its own.
         if self.code == 0 && self.pre.is_none() && stands_apart(dom, id, tag, self.layout_classes) {
@@ -3358,6 +3380,87 @@ fn dropped_tag(tag: Tag) -> bool {
             | Tag::Colgroup
             | Tag::Slot
     )
+}
+
+/// The TeX source of a formula, and whether it is set on its own line: the
+/// `application/x-tex` annotation that KaTeX and Wikipedia keep inside the MathML
+/// (`<math><semantics>…<annotation>x^2</annotation>`), for a `<math>` or Wikipedia's
+/// `.mwe-math-element` (a `<span>`, or a `<div>` for a displayed formula; its MathML is
+/// hidden beside a fallback image, whose `alt` is taken first). Without one, `None`: the
+/// formula's text is written as it is. Wikipedia's `{\displaystyle …}` wrapper is taken off.
+fn math_tex(dom: &Dom, id: NodeId, tag: Tag) -> Option<(String, bool)> {
+    if tag != Tag::Math && !dom.has_class(id, &["mwe-math-element"]) {
+        return None;
+    }
+    let mut tex = String::new();
+    // Wikipedia's fallback image names the formula as its author wrote it.
+    if let Some(alt) = dom
+        .children(id)
+        .find(|&c| dom.tag(c) == Some(Tag::Img))
+        .and_then(|img| dom.attr(img, Attr::Alt))
+    {
+        tex.push_str(alt);
+    } else {
+        let annotation = dom
+            .descendants(id)
+            .find(|&n| dom.tag(n) == Some(Tag::Foreign) && dom.local_name(n) == "annotation")?;
+        for n in dom.descendants(annotation) {
+            if let Kind::Text { .. } = dom.node(n).kind {
+                tex.push_str(dom.text_of(n));
+            }
+        }
+    }
+    let mut tex = tex.trim();
+    for wrapper in ["{\\displaystyle", "{\\textstyle"] {
+        if let Some(inner) = tex.strip_prefix(wrapper).and_then(|t| t.strip_suffix('}')) {
+            tex = inner.trim();
+        }
+    }
+    // A `$` would end the formula early; such a source is left to the MathML's text.
+    if tex.is_empty() || tex.contains('$') {
+        return None;
+    }
+    let display = if tag == Tag::Math {
+        // KaTeX: `span.katex-display > span.katex > span.katex-mathml > math`.
+        let mut up = dom.node(id).parent;
+        let mut found = false;
+        for _ in 0..3 {
+            if up == NONE {
+                break;
+            }
+            if dom.has_class(up, &["katex-display"]) {
+                found = true;
+                break;
+            }
+            up = dom.node(up).parent;
+        }
+        found
+    } else {
+        dom.children(id)
+            .any(|c| dom.has_class(c, &["mwe-math-mathml-display"]))
+    };
+    Some((tex.to_string(), display))
+}
+
+/// TeX written between dollars: white space collapsed (a formula stays on its line), no `<`
+/// right before a letter (it would read as an HTML tag: TeX ignores the space put
+/// between), and in a table cell `|` escaped, as GFM reads it before the formula.
+fn push_tex(out: &mut String, tex: &str, cell: bool) {
+    let mut chars = tex
+        .split_ascii_whitespace()
+        .flat_map(|w| std::iter::once(' ').chain(w.chars()));
+    chars.next(); // the space before the first word
+    let mut prev = ' ';
+    for c in chars {
+        if prev == '<' && (c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?')) {
+            out.push(' ');
+        }
+        if cell && c == '|' {
+            out.push('\\');
+        }
+        out.push(c);
+        prev = c;
+    }
 }
 
 /// Whether one of the element's own children is text other than white space.
