@@ -1520,6 +1520,27 @@ fn formulas_are_written_as_their_tex() {
         md(html),
         "denoted by $A^{\\mathsf {H}}$, then\n\n$$a_{ij}=b$$\n\nfor all i, j.\n"
     );
+    // A hostile annotation makes neither a link nor a tag.
+    let out = md(&format!(
+        "<p>{}</p>",
+        katex("[x](javascript:alert(1)) &lt;script&gt;alert(2)&lt;/script&gt; &lt;img src=x onerror=y&gt;")
+    ));
+    assert_eq!(
+        out,
+        "$[x] (javascript:alert(1)) < script>alert(2)< /script> < img src=x onerror=y>$\n"
+    );
+    for event in pulldown_cmark::Parser::new(&out) {
+        assert!(
+            !matches!(
+                event,
+                pulldown_cmark::Event::Start(
+                    pulldown_cmark::Tag::Link { .. } | pulldown_cmark::Tag::Image { .. }
+                ) | pulldown_cmark::Event::Html(_)
+                    | pulldown_cmark::Event::InlineHtml(_)
+            ),
+            "{event:?} in {out}"
+        );
+    }
     // MathML without TeX is written as its text.
     assert_eq!(
         md("<p>So <math><mi>z</mi><mo>+</mo><mn>1</mn></math> is.</p>"),

@@ -3443,8 +3443,8 @@ fn math_tex(dom: &Dom, id: NodeId, tag: Tag) -> Option<(String, bool)> {
 }
 
 /// TeX written between dollars: white space collapsed (a formula stays on its line), no `<`
-/// right before a letter (it would read as an HTML tag: TeX ignores the space put
-/// between), and in a table cell `|` escaped, as GFM reads it before the formula.
+/// right before a letter (it would read as an HTML tag) and no `](` (a link): TeX ignores
+/// the space put between; in a table cell `|` escaped, as GFM reads it before the formula.
 fn push_tex(out: &mut String, tex: &str, cell: bool) {
     let mut chars = tex
         .split_ascii_whitespace()
@@ -3452,7 +3452,10 @@ fn push_tex(out: &mut String, tex: &str, cell: bool) {
     chars.next(); // the space before the first word
     let mut prev = ' ';
     for c in chars {
-        if prev == '<' && (c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?')) {
+        // Nor `](`, which would make a link of `[…](…)` (any URL: the TeX is the page's).
+        if (prev == '<' && (c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?')))
+            || (prev == ']' && c == '(')
+        {
             out.push(' ');
         }
         if cell && c == '|' {
