@@ -154,6 +154,8 @@ pub struct Dom {
     /// order), so the metadata pass reads them without walking the whole tree. Some may have
     /// been moved or removed by the tree builder: see [`Dom::in_document`].
     pub json_ld: Vec<NodeId>,
+    /// The page has a MathML `<math>` element: only then are formulas looked for.
+    pub has_math: bool,
 }
 
 impl Dom {
@@ -179,6 +181,7 @@ impl Dom {
             attr_text: String::with_capacity(input_len / 4),
             names: Vec::new(),
             json_ld: Vec::new(),
+            has_math: false,
         };
         dom.push(Kind::Document);
         dom
@@ -648,6 +651,7 @@ impl TreeSink for Sink<'_> {
         } else if name.ns == ns!(svg) && &*name.local == "svg" {
             Tag::Svg
         } else if name.ns == ns!(mathml) && &*name.local == "math" {
+            dom.has_math = true;
             Tag::Math
         } else {
             Tag::Foreign

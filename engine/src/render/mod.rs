@@ -887,7 +887,11 @@ impl Renderer<'_> {
             return None;
         }
         // Math with its TeX source beside it (KaTeX, Wikipedia): the TeX, in dollars.
-        if matches!(tag, Tag::Math | Tag::Span | Tag::Div) && self.code == 0 && self.pre.is_none() {
+        if dom.has_math
+            && matches!(tag, Tag::Math | Tag::Span | Tag::Div)
+            && self.code == 0
+            && self.pre.is_none()
+        {
             if let Some((tex, display)) = math_tex(dom, id, tag) {
                 let fence = if display { "$$" } else { "$" };
                 let cell = self.w.in_table > 0;
