@@ -1541,6 +1541,11 @@ fn formulas_are_written_as_their_tex() {
             "{event:?} in {out}"
         );
     }
+    // The `{\displaystyle …}` wrapper comes off only when it wraps the whole formula.
+    assert_eq!(
+        md(&format!("<p>{}</p>", katex("{\\displaystyle a}{b}"))),
+        "${\\displaystyle a}{b}$\n"
+    );
     // MathML without TeX is written as its text.
     assert_eq!(
         md("<p>So <math><mi>z</mi><mo>+</mo><mn>1</mn></math> is.</p>"),

@@ -3146,10 +3146,6 @@ fn is_bare_classifier(dom: &Dom, span: NodeId) -> bool {
     true
 }
 
-/// Class words of badges, small labelled boxes beside a name that a page sets apart by
-/// their box alone, with no space in the markup (TypeDoc's `<code class="tsd-tag">Optional
-/// </code>name`, JSDoc's `name<span class="signature-attributes">opt</span>`, Bootstrap's
-/// and sphinx-design's badges).
 /// Whether inline element `id` is set apart from the text around it: a badge, or a box that
 /// the page's utility classes display as a block, or an item of a flex or grid container
 /// (GitBook's `<a class="flex"><span class="flex flex-col"><span>Previous</span><span>
@@ -3243,6 +3239,10 @@ fn display_word(class: &str) -> &str {
     word
 }
 
+/// Class words of badges, small labelled boxes beside a name that a page sets apart by
+/// their box alone, with no space in the markup (TypeDoc's `<code class="tsd-tag">Optional
+/// </code>name`, JSDoc's `name<span class="signature-attributes">opt</span>`, Bootstrap's
+/// and sphinx-design's badges).
 fn is_badge_class(word: &str) -> bool {
     matches!(word, "badge" | "tsd-tag" | "signature-attributes") || word.ends_with("-badge")
 }
@@ -3416,7 +3416,11 @@ fn math_tex(dom: &Dom, id: NodeId, tag: Tag) -> Option<(String, bool)> {
     }
     let mut tex = tex.trim();
     for wrapper in ["{\\displaystyle", "{\\textstyle"] {
-        if let Some(inner) = tex.strip_prefix(wrapper).and_then(|t| t.strip_suffix('}')) {
+        if let Some(inner) = tex
+            .strip_prefix(wrapper)
+            .and_then(|t| t.strip_suffix('}'))
+            .filter(|inner| braces_balance(inner))
+        {
             tex = inner.trim();
         }
     }
@@ -3444,6 +3448,26 @@ fn math_tex(dom: &Dom, id: NodeId, tag: Tag) -> Option<(String, bool)> {
             .any(|c| dom.has_class(c, &["mwe-math-mathml-display"]))
     };
     Some((tex.to_string(), display))
+}
+
+/// Whether every `{` in `tex` is closed and no `}` closes more than was opened (escaped
+/// braces, `\{`, left aside): `{\displaystyle a}{b}` is no wrapper round `a}{b`.
+fn braces_balance(tex: &str) -> bool {
+    let mut depth = 0usize;
+    let mut escaped = false;
+    for b in tex.bytes() {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' => escaped = true,
+            b'{' => depth += 1,
+            b'}' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            _ => {}
+        }
+    }
+    depth == 0
 }
 
 /// TeX written between dollars: white space collapsed (a formula stays on its line), no `<`
