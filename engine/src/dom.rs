@@ -343,6 +343,12 @@ impl Dom {
         })
     }
 
+    /// The ancestors of `id`, nearest first, up to the document.
+    pub fn ancestors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let parent = |n: NodeId| Some(self.node(n).parent).filter(|&p| p != NONE);
+        std::iter::successors(parent(id), move |&n| parent(n))
+    }
+
     /// All descendants of `root` in document order, without recursion.
     pub fn descendants(&self, root: NodeId) -> Descendants<'_> {
         Descendants {
@@ -819,6 +825,27 @@ impl TreeSink for Sink<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ancestors_run_nearest_first_up_to_the_document() {
+        let dom = Dom::parse("<div id=a><p id=b><em id=c>x</em></p></div>");
+        let c = dom
+            .descendants(0)
+            .find(|&n| dom.tag(n) == Some(Tag::Em))
+            .expect("the em element");
+        let tags: Vec<_> = dom.ancestors(c).map(|n| dom.tag(n)).collect();
+        assert_eq!(
+            tags,
+            [
+                Some(Tag::P),
+                Some(Tag::Div),
+                Some(Tag::Body),
+                Some(Tag::Html),
+                None
+            ]
+        );
+        assert_eq!(dom.ancestors(0).count(), 0);
+    }
 
     fn body(dom: &Dom) -> NodeId {
         dom.find(DOCUMENT, Tag::Body).expect("body")

@@ -2381,14 +2381,9 @@ fn link_shows_text(dom: &Dom, span: NodeId) -> bool {
             return false;
         }
         // Visible unless a screen-reader-only element lies between it and the link.
-        let mut up = dom.node(n).parent;
-        while up != NONE && up != a {
-            if screen_reader_only(dom, up) {
-                return false;
-            }
-            up = dom.node(up).parent;
-        }
-        true
+        !dom.ancestors(n)
+            .take_while(|&up| up != a)
+            .any(|up| screen_reader_only(dom, up))
     })
 }
 
@@ -3205,7 +3200,7 @@ fn is_box_class(word: &str) -> bool {
 /// Whether element `id` is a flex or grid container (by the same classes), whose children
 /// are laid out as boxes of their own.
 fn lays_out_items(dom: &Dom, id: NodeId) -> bool {
-    dom.has_class_where(id, is_container_class)
+    id != NONE && dom.has_class_where(id, is_container_class)
 }
 
 fn is_container_class(word: &str) -> bool {
@@ -3322,25 +3317,19 @@ fn content_button(dom: &Dom, button: NodeId) -> bool {
     if !has_words {
         return false;
     }
-    let mut up = dom.node(button).parent;
-    for _ in 0..3 {
-        if up == NONE {
-            break;
-        }
-        if matches!(
+    let in_heading = dom.ancestors(button).take(3).any(|up| {
+        matches!(
             dom.tag(up),
             Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
-        ) {
-            return true;
-        }
-        up = dom.node(up).parent;
-    }
-    dom.descendants(button).take(BUTTON_NODES).any(|n| {
-        matches!(
-            dom.tag(n),
-            Some(Tag::Code | Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
         )
-    })
+    });
+    in_heading
+        || dom.descendants(button).take(BUTTON_NODES).any(|n| {
+            matches!(
+                dom.tag(n),
+                Some(Tag::Code | Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+            )
+        })
 }
 
 /// A runnable example's code in an editable box: pkg.go.dev writes each package example as
@@ -3430,19 +3419,9 @@ fn math_tex(dom: &Dom, id: NodeId, tag: Tag) -> Option<(String, bool)> {
     }
     let display = if tag == Tag::Math {
         // KaTeX: `span.katex-display > span.katex > span.katex-mathml > math`.
-        let mut up = dom.node(id).parent;
-        let mut found = false;
-        for _ in 0..3 {
-            if up == NONE {
-                break;
-            }
-            if dom.has_class(up, &["katex-display"]) {
-                found = true;
-                break;
-            }
-            up = dom.node(up).parent;
-        }
-        found
+        dom.ancestors(id)
+            .take(3)
+            .any(|up| dom.has_class(up, &["katex-display"]))
     } else {
         dom.children(id)
             .any(|c| dom.has_class(c, &["mwe-math-mathml-display"]))
