@@ -1153,7 +1153,10 @@ fn mark_boilerplate(
             && !docutils_box(dom, n)
             && !(tag == Tag::P && docutils_box_title(dom, n) && docutils_box(dom, parent))
             && !(is_toctree(dom, n) && holds_document(dom, n, &mut doc_budget))
-            && !(fallback && title_block(dom, n));
+            && !(fallback && title_block(dom, n))
+            // A MathJax 3 formula, once its context menu is attached, is classed
+            // `CtxtMenu_Attached_0`: a formula, not a menu.
+            && !(tag == Tag::Other && dom.has_math && dom.local_name(n) == "mjx-container");
         // `Other` takes in the `<font>` blocks of table-layout pages.
         let comments = matches!(
             tag,

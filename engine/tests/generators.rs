@@ -1546,9 +1546,74 @@ fn formulas_are_written_as_their_tex() {
         md(&format!("<p>{}</p>", katex("{\\displaystyle a}{b}"))),
         "${\\displaystyle a}{b}$\n"
     );
-    // MathML without TeX is written as its text.
+    // MathML without TeX is written as TeX made from it.
     assert_eq!(
         md("<p>So <math><mi>z</mi><mo>+</mo><mn>1</mn></math> is.</p>"),
-        "So z+1 is.\n"
+        "So $z+1$ is.\n"
+    );
+    // Markup it cannot read stays its text.
+    assert_eq!(
+        md("<p>So <math><msup><mi>z</mi></msup></math> is.</p>"),
+        "So z is.\n"
+    );
+}
+
+/// MathJax 3 (CHTML): glyphs drawn with CSS (no text, `aria-hidden`) beside the MathML it
+/// keeps for screen readers; `CtxtMenu_Attached_0` once its context menu is attached.
+fn mathjax3(mathml: &str, display: bool) -> String {
+    format!(
+        "<mjx-container class=\"MathJax CtxtMenu_Attached_0\" jax=\"CHTML\"{d}>\
+         <mjx-math class=\"MJX-TEX\" aria-hidden=\"true\"><mjx-mi><mjx-c class=\"mjx-c1D466\"></mjx-c></mjx-mi></mjx-math>\
+         <mjx-assistive-mml unselectable=\"on\" display=\"{b}\"><math xmlns=\"http://www.w3.org/1998/Math/MathML\" display=\"{b}\">{mathml}</math></mjx-assistive-mml></mjx-container>",
+        d = if display { " display=\"true\"" } else { "" },
+        b = if display { "block" } else { "inline" },
+    )
+}
+
+#[test]
+fn mathjax_and_sphinx_formulas_are_written_as_tex() {
+    // MathJax 3: the formula is kept (its menu class named no menu) and written as TeX.
+    let y3 = "<msup><mi>y</mi><mn>3</mn></msup>";
+    assert_eq!(
+        md(&format!("<p>Then {} grows.</p>", mathjax3(y3, false))),
+        "Then $y^3$ grows.\n"
+    );
+    let euler = "<msup><mi>e</mi><mrow><mi>i</mi><mi>π</mi></mrow></msup><mo>+</mo><mn>1</mn><mo>=</mo><mn>0</mn>";
+    assert_eq!(
+        md(&format!(
+            "<p>Euler:</p><p>{}</p><p>holds.</p>",
+            mathjax3(euler, true)
+        )),
+        "Euler:\n\n$$e^{i\\pi}+1=0$$\n\nholds.\n"
+    );
+    // MathJax 2: drawn spans hidden, the assistive MathML, the TeX in a script.
+    assert_eq!(
+        md("<p>So <span class=\"MathJax_Preview\"></span><span class=\"MathJax\" role=\"presentation\">\
+            <nobr aria-hidden=\"true\"><span class=\"math\"><span class=\"mi\">x</span><span class=\"mn\">2</span></span></nobr>\
+            <span class=\"MJX_Assistive_MathML\" role=\"presentation\"><math><msup><mi>x</mi><mn>2</mn></msup></math></span></span>\
+            <script type=\"math/tex\">x^2</script> is.</p>"),
+        "So $x^2$ is.\n"
+    );
+    // Sphinx (and pandoc) leave TeX between `\(`…`\)` and `\[`…`\]` for MathJax.
+    assert_eq!(
+        md("<p>Let <span class=\"math notranslate nohighlight\">\\(x_1 + y^2\\)</span> be.</p>"),
+        "Let $x_1 + y^2$ be.\n"
+    );
+    assert_eq!(
+        md(
+            "<p>Sum:</p><div class=\"math notranslate nohighlight\" id=\"equation-s\">\
+            <span class=\"eqno\">(2)<a class=\"headerlink\" href=\"#equation-s\">¶</a></span>\
+            \\[\\sum_{i=1}^n a_i\n = s\\]</div>"
+        ),
+        "Sum:\n\n$$\\sum_{i=1}^n a_i = s \\tag{2}$$\n"
+    );
+    assert_eq!(
+        md("<p>pandoc: <span class=\"math inline\">\\(a &lt; b\\)</span>.</p>"),
+        "pandoc: $a < b$.\n"
+    );
+    // A `math` class on anything else is no formula.
+    assert_eq!(
+        md("<p>See <span class=\"math\">the proof</span>.</p>"),
+        "See the proof.\n"
     );
 }

@@ -1,6 +1,7 @@
 //! Markdown rendering: one iterative walk over the selected DOM (explicit frame stack, never
 //! recursion), emitting into a [`Writer`].
 mod escape;
+mod mathml;
 mod table;
 mod writer;
 
@@ -67,6 +68,7 @@ pub fn render_after(
         block_after: NONE,
         space_after: Vec::new(),
         layout_classes: uses_layout_classes(dom),
+        tex_classes: page_has_class(dom, &["math"], |class| class == "math"),
     };
     for &root in &sel.roots {
         r.walk(root);
@@ -320,6 +322,9 @@ struct Renderer<'a> {
     /// The page has a utility class that lays out boxes ([`display_word`]); without one,
     /// no inline element's classes need a look for them.
     layout_classes: bool,
+    /// The page has elements of class `math` (Sphinx's and pandoc's TeX between `\(`…`\)`
+    /// for MathJax to typeset): only then are they looked for.
+    tex_classes: bool,
 }
 
 impl Renderer<'_> {
@@ -887,7 +892,7 @@ impl Renderer<'_> {
             return None;
         }
         // Math with its TeX source beside it (KaTeX, Wikipedia): the TeX, in dollars.
-        if dom.has_math
+        if (dom.has_math || self.tex_classes)
             && matches!(tag, Tag::Math | Tag::Span | Tag::Div)
             && self.code == 0
             && self.pre.is_none()
@@ -3165,8 +3170,16 @@ fn stands_apart(dom: &Dom, id: NodeId, tag: Tag, layout_classes: bool) -> bool {
 /// container: one pass per word over all kept attribute text, then a look at the class
 /// each find is in. Most pages that are not built with utility classes have none.
 fn uses_layout_classes(dom: &Dom) -> bool {
+    page_has_class(dom, &["flex", "grid", "block"], |class| {
+        is_box_class(class) || is_container_class(class)
+    })
+}
+
+/// Whether some element's `class` has a token holding one of `words` that `is_class`
+/// accepts: one substring search over all attribute values, classes looked at only there.
+fn page_has_class(dom: &Dom, words: &[&str], is_class: impl Fn(&str) -> bool) -> bool {
     let text = dom.attr_text.as_str();
-    ["flex", "grid", "block"].iter().any(|word| {
+    words.iter().any(|word| {
         memchr::memmem::find_iter(text.as_bytes(), word).any(|at| {
             // The attribute the find is in: values are stored end to end, in order.
             let i = dom.attrs.partition_point(|&(_, s, _)| s as usize <= at);
@@ -3185,8 +3198,7 @@ fn uses_layout_classes(dom: &Dom) -> bool {
                 .get(at..e)
                 .and_then(|v| v.find(|c: char| c.is_ascii_whitespace()))
                 .map_or(e, |p| at + p);
-            text.get(from..to)
-                .is_some_and(|class| is_box_class(class) || is_container_class(class))
+            text.get(from..to).is_some_and(&is_class)
         })
     })
 }
@@ -3382,10 +3394,16 @@ fn dropped_tag(tag: Tag) -> bool {
 /// hidden beside a fallback image, whose `alt` is taken first). Without one, `None`: the
 /// formula's text is written as it is. Wikipedia's `{\displaystyle …}` wrapper is taken off.
 fn math_tex(dom: &Dom, id: NodeId, tag: Tag) -> Option<(String, bool)> {
+    if tag != Tag::Math && dom.has_class(id, &["math"]) {
+        return delimited_tex(dom, id);
+    }
     if tag != Tag::Math && !dom.has_class(id, &["mwe-math-element"]) {
         return None;
     }
     let mut tex = String::new();
+    // Formulas without a TeX source (MathJax's assistive MathML, MathML written as such)
+    // are written from their MathML; displayed when alone in their block.
+    let mut from_mathml = false;
     // Wikipedia's fallback image names the formula as its author wrote it.
     if let Some(alt) = dom
         .children(id)
@@ -3396,11 +3414,20 @@ fn math_tex(dom: &Dom, id: NodeId, tag: Tag) -> Option<(String, bool)> {
     } else {
         let annotation = dom
             .descendants(id)
-            .find(|&n| dom.tag(n) == Some(Tag::Foreign) && dom.local_name(n) == "annotation")?;
-        for n in dom.descendants(annotation) {
-            if let Kind::Text { .. } = dom.node(n).kind {
-                tex.push_str(dom.text_of(n));
+            .find(|&n| dom.tag(n) == Some(Tag::Foreign) && dom.local_name(n) == "annotation");
+        match annotation {
+            Some(annotation) => {
+                for n in dom.descendants(annotation) {
+                    if let Kind::Text { .. } = dom.node(n).kind {
+                        tex.push_str(dom.text_of(n));
+                    }
+                }
             }
+            None if tag == Tag::Math => {
+                tex = mathml::to_tex(dom, id)?;
+                from_mathml = true;
+            }
+            None => return None,
         }
     }
     let mut tex = tex.trim();
@@ -3422,11 +3449,108 @@ fn math_tex(dom: &Dom, id: NodeId, tag: Tag) -> Option<(String, bool)> {
         dom.ancestors(id)
             .take(3)
             .any(|up| dom.has_class(up, &["katex-display"]))
+            || (from_mathml && alone_in_block(dom, id))
     } else {
         dom.children(id)
             .any(|c| dom.has_class(c, &["mwe-math-mathml-display"]))
     };
     Some((tex.to_string(), display))
+}
+
+/// TeX that Sphinx and pandoc leave for MathJax to typeset: the text of a `span.math`
+/// between `\(` and `\)`, or of a `div.math` / `span.math.display` between `\[` and `\]`
+/// (or `$$`), displayed then. Sphinx puts a numbered equation's number (`span.eqno`) first.
+fn delimited_tex(dom: &Dom, id: NodeId) -> Option<(String, bool)> {
+    let mut text = String::new();
+    let mut number = None;
+    for c in dom.children(id) {
+        match dom.node(c).kind {
+            Kind::Text { .. } => text.push_str(dom.text_of(c)),
+            Kind::Element { .. } if dom.has_class(c, &["eqno"]) => number = Some(c),
+            Kind::Element { .. } => return None,
+            _ => {}
+        }
+    }
+    let text = text.trim();
+    let (inner, display) =
+        if let Some(t) = text.strip_prefix("\\(").and_then(|t| t.strip_suffix("\\)")) {
+            (t, false)
+        } else if let Some(t) = text.strip_prefix("\\[").and_then(|t| t.strip_suffix("\\]")) {
+            (t, true)
+        } else if let Some(t) = text.strip_prefix("$$").and_then(|t| t.strip_suffix("$$")) {
+            (t, true)
+        } else {
+            return None;
+        };
+    let inner = inner.trim();
+    if inner.is_empty() || inner.contains('$') {
+        return None;
+    }
+    let mut tex = inner.to_string();
+    // The number as TeX sets it: `\tag{1}` (its own text, the `¶` link after it left out).
+    if let Some(n) =
+        number.and_then(|n| dom.children(n).find(|&c| !dom.text_of(c).trim().is_empty()))
+    {
+        let label = dom.text_of(n).trim();
+        let label = label
+            .strip_prefix('(')
+            .and_then(|l| l.strip_suffix(')'))
+            .unwrap_or(label);
+        if display && !label.is_empty() && !label.contains(['{', '}', '\\']) {
+            tex.push_str(" \\tag{");
+            tex.push_str(label);
+            tex.push('}');
+        }
+    }
+    Some((tex, display))
+}
+
+/// Whether the formula `id` is all its block shows (through inline wrappers such as
+/// MathJax's `mjx-container`): the way a displayed formula sits on a page.
+fn alone_in_block(dom: &Dom, id: NodeId) -> bool {
+    let mut inner = id;
+    for up in dom.ancestors(id).take(6) {
+        if !dom
+            .children(up)
+            .all(|c| c == inner || shows_nothing(dom, c))
+        {
+            return false;
+        }
+        match dom.tag(up) {
+            Some(
+                Tag::P
+                | Tag::Div
+                | Tag::Dd
+                | Tag::Center
+                | Tag::Figure
+                | Tag::Blockquote
+                | Tag::Section
+                | Tag::Article
+                | Tag::Main
+                | Tag::Body,
+            ) => return true,
+            Some(Tag::Span | Tag::Other) => inner = up,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// A node that puts nothing on the page beside a formula: white space, a comment, a
+/// script (MathJax 2's TeX source), something hidden, or an element without text (the
+/// glyph boxes MathJax draws with CSS).
+fn shows_nothing(dom: &Dom, id: NodeId) -> bool {
+    match dom.node(id).kind {
+        Kind::Text { .. } => dom.text_of(id).trim().is_empty(),
+        Kind::Element { tag, .. } => {
+            matches!(tag, Tag::Script | Tag::Style | Tag::Template)
+                || is_hidden(dom, id)
+                || dom
+                    .descendants(id)
+                    .all(|n| dom.text_of(n).trim().is_empty())
+        }
+        _ => true,
+    }
 }
 
 /// Whether every `{` in `tex` is closed and no `}` closes more than was opened (escaped
