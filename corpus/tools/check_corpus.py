@@ -34,6 +34,7 @@ DOC_MAIN = {
     "docs/docusaurus-routing.html": "article",
     "docs/javadoc-lrucache.html": "main",
     "docs/manpage-logsift.html": ".manual-text",
+    "docs/sphinx-furo-math.html": "article",
 }
 # News pages that must carry no semantic structure at all (text density only).
 DENSITY_ONLY = ["news/harbor-dredging.html", "news/comet-early.html"]

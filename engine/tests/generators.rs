@@ -1611,6 +1611,25 @@ fn mathjax_and_sphinx_formulas_are_written_as_tex() {
         md("<p>pandoc: <span class=\"math inline\">\\(a &lt; b\\)</span>.</p>"),
         "pandoc: $a < b$.\n"
     );
+    // kramdown (MathJax 2 input): the TeX in scripts, which are otherwise dropped.
+    assert_eq!(
+        md(
+            "<p>the sum <script type=\"math/tex\">\\sum_i x_i</script> and</p>\
+            <script type=\"math/tex; mode=display\">E = mc^2</script><p>after.</p>"
+        ),
+        "the sum $\\sum_i x_i$ and\n\n$$E = mc^2$$\n\nafter.\n"
+    );
+    // Saved after MathJax 2 ran: what it drew is left out, the script's TeX written once.
+    assert_eq!(
+        md("<p>Old: <span class=\"MathJax_Preview\">x2</span><span class=\"MathJax_SVG\">x2</span>\
+            <script type=\"math/tex\">x^3</script> done.</p>"),
+        "Old: $x^3$ done.\n"
+    );
+    // Other scripts stay out, and so does a drawn box without its script.
+    assert_eq!(
+        md("<p>A <script type=\"text/javascript\">x^3</script><span class=\"MathJax\">y</span> B</p>"),
+        "A y B\n"
+    );
     // A `math` class on anything else is no formula.
     assert_eq!(
         md("<p>See <span class=\"math\">the proof</span>.</p>"),

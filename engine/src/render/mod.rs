@@ -69,6 +69,7 @@ pub fn render_after(
         space_after: Vec::new(),
         layout_classes: uses_layout_classes(dom),
         tex_classes: page_has_class(dom, &["math"], |class| class == "math"),
+        tex_scripts: memchr::memmem::find(dom.attr_text.as_bytes(), b"math/tex").is_some(),
     };
     for &root in &sel.roots {
         r.walk(root);
@@ -325,6 +326,8 @@ struct Renderer<'a> {
     /// The page has elements of class `math` (Sphinx's and pandoc's TeX between `\(`…`\)`
     /// for MathJax to typeset): only then are they looked for.
     tex_classes: bool,
+    /// The page has `<script type="math/tex">` (MathJax 2's TeX source).
+    tex_scripts: bool,
 }
 
 impl Renderer<'_> {
@@ -388,6 +391,25 @@ impl Renderer<'_> {
                 Kind::Element { tag, present, .. } => (tag, present),
                 _ => return false,
             };
+        // MathJax 2's TeX source (kramdown writes every formula so): the formula; the
+        // boxes MathJax drew from it, when the page was saved after it ran, are left out.
+        if self.tex_scripts
+            && self.code == 0
+            && self.pre.is_none()
+            && !self.sel.is_dropped(id)
+            && (tag == Tag::Script
+                || (present & Attr::Class.bit() != 0
+                    && matches!(tag, Tag::Span | Tag::Div)
+                    && mathjax2_rendering(self.dom, id)))
+        {
+            if let Some((tex, display)) = script_tex(self.dom, id) {
+                self.formula(&tex, display);
+                return false;
+            }
+            if tag != Tag::Script {
+                return false;
+            }
+        }
         if self.sel.is_dropped(id)
             || (dropped_tag(tag)
                 && !(tag == Tag::Textarea && example_code(self.dom, id))
@@ -676,6 +698,26 @@ impl Renderer<'_> {
     }
 
     /// Handle an element's start; `None` means "leaf handled, do not descend".
+    /// A formula's TeX between dollars.
+    fn formula(&mut self, tex: &str, display: bool) {
+        let fence = if display { "$$" } else { "$" };
+        let cell = self.w.in_table > 0;
+        let mut out = String::with_capacity(tex.len() + 4);
+        out.push_str(fence);
+        push_tex(&mut out, tex, cell);
+        out.push_str(fence);
+        // A displayed formula is a block of its own, as on the page (in a table cell it
+        // stays in the cell's line).
+        let block = display && !self.must_flatten();
+        if block {
+            self.w.begin_block(false);
+        }
+        self.w.raw(&out);
+        if block {
+            self.w.end_block();
+        }
+    }
+
     fn open(&mut self, id: NodeId, tag: Tag) -> Option<Exit> {
         if self.pre.is_some() {
             return Some(match tag {
@@ -898,22 +940,7 @@ impl Renderer<'_> {
             && self.pre.is_none()
         {
             if let Some((tex, display)) = math_tex(dom, id, tag) {
-                let fence = if display { "$$" } else { "$" };
-                let cell = self.w.in_table > 0;
-                let mut out = String::with_capacity(tex.len() + 4);
-                out.push_str(fence);
-                push_tex(&mut out, &tex, cell);
-                out.push_str(fence);
-                // A displayed formula is a block of its own, as on the page (in a table cell
-                // it stays in the cell's line).
-                let block = display && !self.must_flatten();
-                if block {
-                    self.w.begin_block(false);
-                }
-                self.w.raw(&out);
-                if block {
-                    self.w.end_block();
-                }
+                self.formula(&tex, display);
                 return None;
             }
         }
@@ -3503,6 +3530,51 @@ fn delimited_tex(dom: &Dom, id: NodeId) -> Option<(String, bool)> {
         }
     }
     Some((tex, display))
+}
+
+/// The TeX of MathJax 2's `<script type="math/tex">` (`; mode=display`: displayed).
+fn script_tex(dom: &Dom, id: NodeId) -> Option<(String, bool)> {
+    if dom.tag(id) != Some(Tag::Script) {
+        return None;
+    }
+    let kind = dom.attr(id, Attr::Type)?.trim();
+    let is_tex = kind
+        .get(..8)
+        .is_some_and(|k| k.eq_ignore_ascii_case("math/tex"));
+    if !is_tex {
+        return None;
+    }
+    let display = kind.contains("mode=display");
+    let tex: String = dom.children(id).map(|c| dom.text_of(c)).collect();
+    let tex = tex.trim();
+    if tex.is_empty() || tex.contains('$') {
+        return None;
+    }
+    Some((tex.to_string(), display))
+}
+
+/// What MathJax 2 drew for the `<script type="math/tex">` after it (`span.MathJax`,
+/// `div.MathJax_Display`, `span.MathJax_Preview`, the SVG and CHTML outputs' boxes): the
+/// script says the same as TeX.
+fn mathjax2_rendering(dom: &Dom, id: NodeId) -> bool {
+    let is_box = |n: NodeId| dom.has_class_where(n, |c| c.starts_with("MathJax"));
+    if !is_box(id) {
+        return false;
+    }
+    let mut next = dom.node(id).next;
+    for _ in 0..4 {
+        if next == NONE {
+            return false;
+        }
+        match dom.node(next).kind {
+            Kind::Text { .. } if dom.text_of(next).trim().is_empty() => {}
+            Kind::Element { .. } if script_tex(dom, next).is_some() => return true,
+            Kind::Element { .. } if is_box(next) => {}
+            _ => return false,
+        }
+        next = dom.node(next).next;
+    }
+    false
 }
 
 /// Whether the formula `id` is all its block shows (through inline wrappers such as
