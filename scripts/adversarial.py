@@ -44,6 +44,15 @@ CASES = {
     "colspan/rowspan": (lambda n: "<table>" + '<tr><td colspan=1000 rowspan=1000>x</td></tr>' * n + "</table>", 20_000),
     "random bytes": (lambda n: random.Random(7).randbytes(n), 1_000_000),
     "NUL bytes": (lambda n: "<p>" + "a\0" * n + "</p>", 500_000),
+    # Formulas: each one looks at its block's other children (is it displayed?), and MathML
+    # without TeX is made TeX bottom-up.
+    "formulas among empty boxes": (
+        lambda n: "<p>" + "<span></span>" * n + "<math><mi>x</mi></math>" * n + "</p>", 20_000),
+    "nested math": (nested("<math><mrow>", "</mrow></math>", "<mi>x</mi>"), 50_000),
+    "one huge formula": (lambda n: "<p><math>" + "<msup><mi>x</mi><mn>2</mn></msup>" * n + "</math></p>", 100_000),
+    "math/tex scripts": (
+        lambda n: "<p>" + '<span class="MathJax">x</span><script type="math/tex">x^2</script>' * n + "</p>",
+        50_000),
 }
 
 

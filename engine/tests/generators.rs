@@ -1630,9 +1630,52 @@ fn mathjax_and_sphinx_formulas_are_written_as_tex() {
         md("<p>A <script type=\"text/javascript\">x^3</script><span class=\"MathJax\">y</span> B</p>"),
         "A y B\n"
     );
+    // A backslash ending the TeX does not escape the closing dollar.
+    assert_eq!(
+        md(r#"<p>x <span class="math">\(a \\)</span></p>"#),
+        "x $a \\ $\n"
+    );
+    // MkDocs Material's arithmatex (generic mode) wraps the TeX as Sphinx does.
+    assert_eq!(
+        md(r#"<p>so <span class="arithmatex">\(a^2\)</span>.</p>"#),
+        "so $a^2$.\n"
+    );
     // A `math` class on anything else is no formula.
     assert_eq!(
         md("<p>See <span class=\"math\">the proof</span>.</p>"),
         "See the proof.\n"
+    );
+}
+
+/// A page that loads MathJax (or KaTeX) from a script: it typesets TeX between delimiters in
+/// the text, which the served HTML holds as written (kramdown 2, hand-written pages).
+fn typeset_page(body: &str) -> String {
+    format!(
+        "<html><head><script defer src=\"https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js\">\
+         </script></head><body>{body}</body></html>"
+    )
+}
+
+#[test]
+fn tex_delimiters_in_text_are_formulas_where_the_page_typesets_them() {
+    let body = r"<p>The sum \(\sum_i x_i\) and</p><p>\[E = mc^2\]</p><p>so $$a_1+b$$ holds.</p>";
+    assert_eq!(
+        md(&typeset_page(body)),
+        "The sum $\\sum_i x_i$ and\n\n$$E = mc^2$$\n\nso\n\n$$a_1+b$$\n\nholds.\n"
+    );
+    // A delimiter without its closing one, and TeX in code, stay text.
+    assert_eq!(
+        md(&typeset_page(r"<p>A \( alone, <code>\(x\)</code>.</p>")),
+        "A \\\\( alone, `\\(x\\)`.\n"
+    );
+    // Without MathJax or KaTeX on the page the same text is text.
+    assert_eq!(
+        md(r"<p>The sum \(x_i\) and</p>"),
+        "The sum \\\\(x_i\\\\) and\n"
+    );
+    // KaTeX's auto-render counts as well.
+    assert_eq!(
+        md(r#"<script src="/js/katex.min.js"></script><p>Let \(y\).</p>"#),
+        "Let $y$.\n"
     );
 }

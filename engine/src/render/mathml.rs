@@ -56,7 +56,7 @@ fn element(dom: &Dom, id: NodeId, done: &mut HashMap<NodeId, String>) -> Option<
         "mo" => operator(&token_text(dom, id)),
         "mtext" => text(&token_text(dom, id)),
         "ms" => text(&format!("\"{}\"", token_text(dom, id))),
-        "mspace" => "\\ ".to_string(),
+        "mspace" => "\\;".to_string(),
         "mrow" | "mstyle" | "mpadded" | "merror" | "menclose" | "mtd" | "math" | "mfenced"
         | "mmultiscripts" => {
             let parts = children(dom, id, done);
@@ -71,7 +71,8 @@ fn element(dom: &Dom, id: NodeId, done: &mut HashMap<NodeId, String>) -> Option<
             .into_iter()
             .next()
             .unwrap_or_default(),
-        "mphantom" | "annotation" | "annotation-xml" | "none" | "mprescripts" | "mglyph" => {
+        "mphantom" | "annotation" | "annotation-xml" | "none" | "mprescripts" | "mglyph"
+        | "malignmark" | "maligngroup" => {
             children(dom, id, done);
             String::new()
         }
@@ -121,11 +122,12 @@ fn token_text(dom: &Dom, id: NodeId) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Pieces of a row, a space only where two would run into one command (`\alpha x`).
+/// Pieces of a row, a space only where a command or a script would run into the letters
+/// after it (`\alpha x`, `x^n a`; `2xy` as it is).
 fn join(parts: Vec<String>) -> String {
     let mut out = String::new();
     for p in parts.iter().filter(|p| !p.is_empty()) {
-        if out.ends_with(|c: char| c.is_ascii_alphabetic())
+        if (ends_in_command(&out) || ends_in_script(&out))
             && p.starts_with(|c: char| c.is_ascii_alphabetic())
         {
             out.push(' ');
@@ -304,6 +306,15 @@ fn text(s: &str) -> String {
     out
 }
 
+/// Whether `s` ends in a one-letter script (`x^n`): a letter after it reads as the base's.
+fn ends_in_script(s: &str) -> bool {
+    let mut tail = s.chars().rev();
+    matches!(
+        (tail.next(), tail.next()),
+        (Some(c), Some('^' | '_')) if c.is_ascii_alphanumeric()
+    )
+}
+
 fn ends_in_command(s: &str) -> bool {
     let word = s.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     word.len() < s.len() && word.ends_with('\\')
@@ -468,6 +479,16 @@ mod tests {
         assert_eq!(
             tex("<math><mi>αb</mi></math>").as_deref(),
             Some("\\alpha b")
+        );
+        // Letters and digits run together as TeX reads them anyway.
+        assert_eq!(
+            tex("<math><mn>2</mn><mi>x</mi><mi>y</mi></math>").as_deref(),
+            Some("2xy")
+        );
+        // Alignment marks are no content.
+        assert_eq!(
+            tex("<math><mi>a</mi><malignmark/><mo>=</mo><mi>b</mi></math>").as_deref(),
+            Some("a=b")
         );
         assert_eq!(
             tex("<math><mi>sin</mi><mo>&#x2061;</mo><mi>x</mi></math>").as_deref(),

@@ -68,8 +68,11 @@ pub fn render_after(
         block_after: NONE,
         space_after: Vec::new(),
         layout_classes: uses_layout_classes(dom),
-        tex_classes: page_has_class(dom, &["math"], |class| class == "math"),
+        tex_classes: page_has_class(dom, &["math", "arithmatex"], |class| {
+            matches!(class, "math" | "arithmatex")
+        }),
         tex_scripts: memchr::memmem::find(dom.attr_text.as_bytes(), b"math/tex").is_some(),
+        tex_delimiters: loads_typesetter(dom),
     };
     for &root in &sel.roots {
         r.walk(root);
@@ -328,6 +331,9 @@ struct Renderer<'a> {
     tex_classes: bool,
     /// The page has `<script type="math/tex">` (MathJax 2's TeX source).
     tex_scripts: bool,
+    /// The page loads MathJax or KaTeX, which typeset TeX between `\(`…`\)`, `\[`…`\]`
+    /// and `$$`…`$$` in its text: such text is a formula.
+    tex_delimiters: bool,
 }
 
 impl Renderer<'_> {
@@ -385,7 +391,11 @@ impl Renderer<'_> {
                     if self.is_list_child(id) && !text.trim().is_empty() {
                         self.list_child(id, None);
                     }
-                    self.text(text);
+                    if self.tex_delimiters && self.code == 0 && self.pre.is_none() {
+                        self.text_with_formulas(text);
+                    } else {
+                        self.text(text);
+                    }
                     return false;
                 }
                 Kind::Element { tag, present, .. } => (tag, present),
@@ -698,6 +708,27 @@ impl Renderer<'_> {
     }
 
     /// Handle an element's start; `None` means "leaf handled, do not descend".
+    /// Text in which MathJax or KaTeX would typeset TeX between delimiters: each formula
+    /// between dollars, the rest as text. A delimiter without its closing one is text.
+    fn text_with_formulas(&mut self, mut text: &str) {
+        while let Some((start, open, close, display)) = next_delimiter(text) {
+            let inner_at = start + open.len();
+            let Some(len) = text.get(inner_at..).and_then(|rest| rest.find(close)) else {
+                break;
+            };
+            let tex = text.get(inner_at..inner_at + len).unwrap_or("").trim();
+            let end = inner_at + len + close.len();
+            if tex.is_empty() || tex.contains('$') {
+                self.text(text.get(..end).unwrap_or(""));
+            } else {
+                self.text(text.get(..start).unwrap_or(""));
+                self.formula(tex, display);
+            }
+            text = text.get(end..).unwrap_or("");
+        }
+        self.text(text);
+    }
+
     /// A formula's TeX between dollars.
     fn formula(&mut self, tex: &str, display: bool) {
         let fence = if display { "$$" } else { "$" };
@@ -3421,7 +3452,7 @@ fn dropped_tag(tag: Tag) -> bool {
 /// hidden beside a fallback image, whose `alt` is taken first). Without one, `None`: the
 /// formula's text is written as it is. Wikipedia's `{\displaystyle …}` wrapper is taken off.
 fn math_tex(dom: &Dom, id: NodeId, tag: Tag) -> Option<(String, bool)> {
-    if tag != Tag::Math && dom.has_class(id, &["math"]) {
+    if tag != Tag::Math && dom.has_class(id, &["math", "arithmatex"]) {
         return delimited_tex(dom, id);
     }
     if tag != Tag::Math && !dom.has_class(id, &["mwe-math-element"]) {
@@ -3532,6 +3563,33 @@ fn delimited_tex(dom: &Dom, id: NodeId) -> Option<(String, bool)> {
     Some((tex, display))
 }
 
+/// Whether the page loads MathJax or KaTeX (a script's `src`): it then typesets TeX between
+/// delimiters in its text, which the served HTML holds as written.
+fn loads_typesetter(dom: &Dom) -> bool {
+    let text = dom.attr_text.as_bytes();
+    [&b"mathjax"[..], b"MathJax", b"katex"].iter().any(|word| {
+        memchr::memmem::find_iter(text, word).any(|at| {
+            let i = dom.attrs.partition_point(|&(_, s, _)| s as usize <= at);
+            i.checked_sub(1)
+                .and_then(|i| dom.attrs.get(i))
+                .is_some_and(|&(attr, _, _)| attr == Attr::Src)
+        })
+    })
+}
+
+/// The first TeX delimiter in `text`: its position, the opening and closing strings, and
+/// whether it displays the formula.
+fn next_delimiter(text: &str) -> Option<(usize, &'static str, &'static str, bool)> {
+    [
+        ("\\(", "\\)", false),
+        ("\\[", "\\]", true),
+        ("$$", "$$", true),
+    ]
+    .into_iter()
+    .filter_map(|(open, close, display)| Some((text.find(open)?, open, close, display)))
+    .min_by_key(|&(at, ..)| at)
+}
+
 /// The TeX of MathJax 2's `<script type="math/tex">` (`; mode=display`: displayed).
 fn script_tex(dom: &Dom, id: NodeId) -> Option<(String, bool)> {
     if dom.tag(id) != Some(Tag::Script) {
@@ -3580,11 +3638,17 @@ fn mathjax2_rendering(dom: &Dom, id: NodeId) -> bool {
 /// Whether the formula `id` is all its block shows (through inline wrappers such as
 /// MathJax's `mjx-container`): the way a displayed formula sits on a page.
 fn alone_in_block(dom: &Dom, id: NodeId) -> bool {
+    // A displayed formula's block holds little beside it; the bounds keep a block of
+    // thousands of empty boxes and formulas from costing each formula a scan of them all.
+    const MAX_SIBLINGS: usize = 16;
     let mut inner = id;
     for up in dom.ancestors(id).take(6) {
-        if !dom
-            .children(up)
+        let mut siblings = dom.children(up);
+        if !siblings
+            .by_ref()
+            .take(MAX_SIBLINGS)
             .all(|c| c == inner || shows_nothing(dom, c))
+            || siblings.next().is_some()
         {
             return false;
         }
@@ -3615,11 +3679,16 @@ fn shows_nothing(dom: &Dom, id: NodeId) -> bool {
     match dom.node(id).kind {
         Kind::Text { .. } => dom.text_of(id).trim().is_empty(),
         Kind::Element { tag, .. } => {
+            // Glyph boxes are small; a larger subtree is taken to show something.
+            const MAX_NODES: usize = 256;
+            let mut nodes = dom.descendants(id);
             matches!(tag, Tag::Script | Tag::Style | Tag::Template)
                 || is_hidden(dom, id)
-                || dom
-                    .descendants(id)
+                || (nodes
+                    .by_ref()
+                    .take(MAX_NODES)
                     .all(|n| dom.text_of(n).trim().is_empty())
+                    && nodes.next().is_none())
         }
         _ => true,
     }
@@ -3666,6 +3735,10 @@ fn push_tex(out: &mut String, tex: &str, cell: bool) {
         }
         out.push(c);
         prev = c;
+    }
+    // A backslash right before the closing dollar would escape it (`$a \$`).
+    if out.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1 {
+        out.push(' ');
     }
 }
 
