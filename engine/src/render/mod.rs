@@ -707,7 +707,6 @@ impl Renderer<'_> {
         }
     }
 
-    /// Handle an element's start; `None` means "leaf handled, do not descend".
     /// Text in which MathJax or KaTeX would typeset TeX between delimiters: each formula
     /// between dollars, the rest as text. A delimiter without its closing one is text.
     fn text_with_formulas(&mut self, mut text: &str) {
@@ -749,6 +748,7 @@ impl Renderer<'_> {
         }
     }
 
+    /// Handle an element's start; `None` means "leaf handled, do not descend".
     fn open(&mut self, id: NodeId, tag: Tag) -> Option<Exit> {
         if self.pre.is_some() {
             return Some(match tag {
@@ -3233,15 +3233,20 @@ fn uses_layout_classes(dom: &Dom) -> bool {
     })
 }
 
+/// The attribute whose value holds byte `at` of [`Dom::attr_text`] (values are stored end
+/// to end, in order), with its value's range there.
+fn attr_at(dom: &Dom, at: usize) -> Option<(Attr, u32, u32)> {
+    let i = dom.attrs.partition_point(|&(_, s, _)| s as usize <= at);
+    i.checked_sub(1).and_then(|i| dom.attrs.get(i)).copied()
+}
+
 /// Whether some element's `class` has a token holding one of `words` that `is_class`
 /// accepts: one substring search over all attribute values, classes looked at only there.
 fn page_has_class(dom: &Dom, words: &[&str], is_class: impl Fn(&str) -> bool) -> bool {
     let text = dom.attr_text.as_str();
     words.iter().any(|word| {
         memchr::memmem::find_iter(text.as_bytes(), word).any(|at| {
-            // The attribute the find is in: values are stored end to end, in order.
-            let i = dom.attrs.partition_point(|&(_, s, _)| s as usize <= at);
-            let Some(&(Attr::Class, s, e)) = i.checked_sub(1).and_then(|i| dom.attrs.get(i)) else {
+            let Some((Attr::Class, s, e)) = attr_at(dom, at) else {
                 return false;
             };
             let (s, e) = (s as usize, e as usize);
@@ -3530,16 +3535,9 @@ fn delimited_tex(dom: &Dom, id: NodeId) -> Option<(String, bool)> {
         }
     }
     let text = text.trim();
-    let (inner, display) =
-        if let Some(t) = text.strip_prefix("\\(").and_then(|t| t.strip_suffix("\\)")) {
-            (t, false)
-        } else if let Some(t) = text.strip_prefix("\\[").and_then(|t| t.strip_suffix("\\]")) {
-            (t, true)
-        } else if let Some(t) = text.strip_prefix("$$").and_then(|t| t.strip_suffix("$$")) {
-            (t, true)
-        } else {
-            return None;
-        };
+    let (inner, display) = TEX_DELIMITERS.iter().find_map(|&(open, close, display)| {
+        Some((text.strip_prefix(open)?.strip_suffix(close)?, display))
+    })?;
     let inner = inner.trim();
     if inner.is_empty() || inner.contains('$') {
         return None;
@@ -3568,26 +3566,25 @@ fn delimited_tex(dom: &Dom, id: NodeId) -> Option<(String, bool)> {
 fn loads_typesetter(dom: &Dom) -> bool {
     let text = dom.attr_text.as_bytes();
     [&b"mathjax"[..], b"MathJax", b"katex"].iter().any(|word| {
-        memchr::memmem::find_iter(text, word).any(|at| {
-            let i = dom.attrs.partition_point(|&(_, s, _)| s as usize <= at);
-            i.checked_sub(1)
-                .and_then(|i| dom.attrs.get(i))
-                .is_some_and(|&(attr, _, _)| attr == Attr::Src)
-        })
+        memchr::memmem::find_iter(text, word)
+            .any(|at| attr_at(dom, at).is_some_and(|(attr, _, _)| attr == Attr::Src))
     })
 }
+
+/// What MathJax and KaTeX read as TeX by default: opening, closing, displayed.
+const TEX_DELIMITERS: [(&str, &str, bool); 3] = [
+    ("\\(", "\\)", false),
+    ("\\[", "\\]", true),
+    ("$$", "$$", true),
+];
 
 /// The first TeX delimiter in `text`: its position, the opening and closing strings, and
 /// whether it displays the formula.
 fn next_delimiter(text: &str) -> Option<(usize, &'static str, &'static str, bool)> {
-    [
-        ("\\(", "\\)", false),
-        ("\\[", "\\]", true),
-        ("$$", "$$", true),
-    ]
-    .into_iter()
-    .filter_map(|(open, close, display)| Some((text.find(open)?, open, close, display)))
-    .min_by_key(|&(at, ..)| at)
+    TEX_DELIMITERS
+        .into_iter()
+        .filter_map(|(open, close, display)| Some((text.find(open)?, open, close, display)))
+        .min_by_key(|&(at, ..)| at)
 }
 
 /// The TeX of MathJax 2's `<script type="math/tex">` (`; mode=display`: displayed).
