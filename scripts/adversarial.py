@@ -24,6 +24,12 @@ def nested(open_tag, close_tag, inner="deep"):
     return lambda n: open_tag * n + inner + close_tag * n
 
 
+# A page that loads MathJax and has it read single dollars as well as \( \) and $$ $$.
+TYPESET = (
+    '<script src="/mathjax/tex-chtml.js"></script>'
+    "<script>MathJax = {tex: {inlineMath: [['$', '$'], ['\\\\(', '\\\\)']]}};</script>"
+)
+
 CASES = {
     # name: (generator of an input for "size" n, n)
     "nested div": (nested("<div>", "</div>"), 50_000),
@@ -53,6 +59,10 @@ CASES = {
     "math/tex scripts": (
         lambda n: "<p>" + '<span class="MathJax">x</span><script type="math/tex">x^2</script>' * n + "</p>",
         50_000),
+    # TeX in the text of a page whose MathJax reads $…$ too: many formulas in one text node
+    # after a delimiter that never closes (each search once read to the end: quadratic).
+    "formulas in one text": (
+        lambda n: TYPESET + "<p>" + "$$a$$ $b$ $5 " * n + "\\( \\[ $c</p>", 100_000),
 }
 
 

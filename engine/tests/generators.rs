@@ -1679,3 +1679,46 @@ fn tex_delimiters_in_text_are_formulas_where_the_page_typesets_them() {
         "Let $y$.\n"
     );
 }
+
+#[test]
+fn single_dollars_are_formulas_where_the_page_configures_them() {
+    // MathJax 3 told to read $…$ (Jekyll and Hugo blogs): TeX as written, no escapes.
+    let mathjax3 = r#"<script>window.MathJax = { tex: { inlineMath: [['$', '$'], ['\\(', '\\)']] } };</script>
+        <script async src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js"></script>"#;
+    assert_eq!(
+        md(&format!(
+            "{mathjax3}<p>Let $a_1 + b_*$ be, on the $x$-axis, and \\(y_2\\).</p>"
+        )),
+        "Let $a_1 + b_*$ be, on the $x$-axis, and $y_2$.\n"
+    );
+    // Prices, escaped and doubled dollars, and code are not single-dollar formulas.
+    assert_eq!(
+        md(&format!(
+            "{mathjax3}<p>It costs $5 or $10, US$5 or NZ$6.</p><p>Keep \\$x\\$ and <code>$a_1$</code>.</p>"
+        )),
+        "It costs $5 or $10, US$5 or NZ$6.\n\nKeep \\\\$x\\\\$ and `$a_1$`.\n"
+    );
+    // MathJax 2 configured and loaded by inline scripts (no script src names it).
+    let mathjax2 = r#"<script type="text/x-mathjax-config">MathJax.Hub.Config({tex2jax: {inlineMath: [ ['$','$'], ["\\(","\\)"] ]}});</script>
+        <script>(function () { var s = document.createElement('script');
+        s.src = '/assets/js/tex-loader.js'; document.head.appendChild(s); })();</script>"#;
+    assert_eq!(
+        md(&format!("{mathjax2}<p>Let $a_*$ and \\(b_*\\).</p>")),
+        "Let $a_*$ and $b_*$.\n"
+    );
+    // KaTeX's auto-render with a single-dollar delimiter.
+    let katex = r#"<script defer src="/katex/contrib/auto-render.min.js"></script>
+        <script>document.addEventListener("DOMContentLoaded", function () {
+        renderMathInElement(document.body, { delimiters: [
+        { left: "$$", right: "$$", display: true }, { left: "$", right: "$", display: false } ] }); });</script>"#;
+    assert_eq!(
+        md(&format!("{katex}<p>Let $a_*$ be.</p>")),
+        "Let $a_*$ be.\n"
+    );
+    // MathJax by default (no inlineMath), or no typesetter at all: $…$ is text.
+    assert_eq!(
+        md(&typeset_page("<p>Let $a_*$ be.</p>")),
+        "Let $a\\_\\*$ be.\n"
+    );
+    assert_eq!(md("<p>Let $a_*$ be.</p>"), "Let $a\\_\\*$ be.\n");
+}

@@ -72,7 +72,7 @@ pub fn render_after(
             matches!(class, "math" | "arithmatex")
         }),
         tex_scripts: memchr::memmem::find(dom.attr_text.as_bytes(), b"math/tex").is_some(),
-        tex_delimiters: loads_typesetter(dom),
+        tex: typesetting(dom),
     };
     for &root in &sel.roots {
         r.walk(root);
@@ -331,9 +331,8 @@ struct Renderer<'a> {
     tex_classes: bool,
     /// The page has `<script type="math/tex">` (MathJax 2's TeX source).
     tex_scripts: bool,
-    /// The page loads MathJax or KaTeX, which typeset TeX between `\(`…`\)`, `\[`…`\]`
-    /// and `$$`…`$$` in its text: such text is a formula.
-    tex_delimiters: bool,
+    /// Which TeX in the page's text MathJax or KaTeX typesets there ([`typesetting`]).
+    tex: Typesetting,
 }
 
 impl Renderer<'_> {
@@ -391,7 +390,7 @@ impl Renderer<'_> {
                     if self.is_list_child(id) && !text.trim().is_empty() {
                         self.list_child(id, None);
                     }
-                    if self.tex_delimiters && self.code == 0 && self.pre.is_none() {
+                    if self.tex.delimiters && self.code == 0 && self.pre.is_none() {
                         self.text_with_formulas(text);
                     } else {
                         self.text(text);
@@ -710,20 +709,16 @@ impl Renderer<'_> {
     /// Text in which MathJax or KaTeX would typeset TeX between delimiters: each formula
     /// between dollars, the rest as text. A delimiter without its closing one is text.
     fn text_with_formulas(&mut self, mut text: &str) {
-        while let Some((start, open, close, display)) = next_delimiter(text) {
-            let inner_at = start + open.len();
-            let Some(len) = text.get(inner_at..).and_then(|rest| rest.find(close)) else {
-                break;
-            };
-            let tex = text.get(inner_at..inner_at + len).unwrap_or("").trim();
-            let end = inner_at + len + close.len();
+        let mut dollars = self.tex.dollars;
+        while let Some(f) = next_formula(text, &mut dollars) {
+            let tex = text.get(f.tex.clone()).unwrap_or("").trim();
             if tex.is_empty() || tex.contains('$') {
-                self.text(text.get(..end).unwrap_or(""));
+                self.text(text.get(..f.end).unwrap_or(""));
             } else {
-                self.text(text.get(..start).unwrap_or(""));
-                self.formula(tex, display);
+                self.text(text.get(..f.start).unwrap_or(""));
+                self.formula(tex, f.display);
             }
-            text = text.get(end..).unwrap_or("");
+            text = text.get(f.end..).unwrap_or("");
         }
         self.text(text);
     }
@@ -3561,14 +3556,52 @@ fn delimited_tex(dom: &Dom, id: NodeId) -> Option<(String, bool)> {
     Some((tex, display))
 }
 
-/// Whether the page loads MathJax or KaTeX (a script's `src`): it then typesets TeX between
-/// delimiters in its text, which the served HTML holds as written.
-fn loads_typesetter(dom: &Dom) -> bool {
+/// What MathJax or KaTeX typesets in the text of a page ([`typesetting`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Typesetting {
+    /// TeX between `\(`…`\)`, `\[`…`\]` and `$$`…`$$`: the page loads or configures
+    /// MathJax or KaTeX.
+    delimiters: bool,
+    /// Also TeX between single dollars, which neither reads by default: the page's
+    /// configuration says so (MathJax's `inlineMath: [['$','$']]`, KaTeX auto-render's
+    /// `{left: '$', right: '$'}`).
+    dollars: bool,
+}
+
+/// Whether the page has MathJax or KaTeX typeset TeX written in its text, which the served
+/// HTML holds as written: it loads one from a script `src`, or an inline script configures
+/// or loads one (`window.MathJax = {…}`, MathJax 2's `text/x-mathjax-config`, KaTeX's
+/// `renderMathInElement`).
+fn typesetting(dom: &Dom) -> Typesetting {
     let text = dom.attr_text.as_bytes();
-    [&b"mathjax"[..], b"MathJax", b"katex"].iter().any(|word| {
-        memchr::memmem::find_iter(text, word)
-            .any(|at| attr_at(dom, at).is_some_and(|(attr, _, _)| attr == Attr::Src))
-    })
+    let mut t = Typesetting {
+        delimiters: [&b"mathjax"[..], b"MathJax", b"katex"].iter().any(|word| {
+            memchr::memmem::find_iter(text, word)
+                .any(|at| attr_at(dom, at).is_some_and(|(attr, _, _)| attr == Attr::Src))
+        }),
+        dollars: false,
+    };
+    // Every configuration names "MathJax" or "renderMathInElement": one search of the whole
+    // text first, and scripts are looked at only on pages that pass it.
+    if memchr::memmem::find(dom.text.as_bytes(), b"Math").is_none() {
+        return t;
+    }
+    for (id, node) in dom.nodes.iter().enumerate() {
+        let (Kind::Text { .. }, Ok(id)) = (node.kind, NodeId::try_from(id)) else {
+            continue;
+        };
+        if node.parent == NONE || dom.tag(node.parent) != Some(Tag::Script) {
+            continue;
+        }
+        let script = dom.text_of(id);
+        if !(script.contains("MathJax") || script.contains("renderMathInElement")) {
+            continue;
+        }
+        t.delimiters = true;
+        t.dollars |= (script.contains("inlineMath") || script.contains("delimiters"))
+            && (script.contains("'$'") || script.contains("\"$\""));
+    }
+    t
 }
 
 /// What MathJax and KaTeX read as TeX by default: opening, closing, displayed.
@@ -3578,13 +3611,73 @@ const TEX_DELIMITERS: [(&str, &str, bool); 3] = [
     ("$$", "$$", true),
 ];
 
-/// The first TeX delimiter in `text`: its position, the opening and closing strings, and
-/// whether it displays the formula.
-fn next_delimiter(text: &str) -> Option<(usize, &'static str, &'static str, bool)> {
-    TEX_DELIMITERS
-        .into_iter()
-        .filter_map(|(open, close, display)| Some((text.find(open)?, open, close, display)))
-        .min_by_key(|&(at, ..)| at)
+/// A formula found in text: where it starts and ends (delimiters included), where its TeX
+/// is, and whether it is displayed.
+struct Formula {
+    start: usize,
+    tex: std::ops::Range<usize>,
+    end: usize,
+    display: bool,
+}
+
+/// The first formula in `text`: between the default delimiters ([`TEX_DELIMITERS`]; the
+/// first one without its closing delimiter ends the search) or, while `dollars`, between
+/// single dollars as pandoc reads them (see [`lone_dollar`]). A `$` that finds no closing
+/// one turns `dollars` off: whether a `$` can close does not depend on the opening, so no
+/// later one would find one either. Each call reads `text` only up to the formula it
+/// returns (or to the end once), so the caller's loop over a text is linear.
+fn next_formula(text: &str, dollars: &mut bool) -> Option<Formula> {
+    let b = text.as_bytes();
+    for at in memchr::memchr2_iter(b'\\', b'$', b) {
+        let rest = b.get(at..)?;
+        let delimiter = TEX_DELIMITERS
+            .iter()
+            .find(|(open, ..)| rest.starts_with(open.as_bytes()));
+        if let Some(&(open, close, display)) = delimiter {
+            let from = at + open.len();
+            let len = text.get(from..)?.find(close)?;
+            return Some(Formula {
+                start: at,
+                tex: from..from + len,
+                end: from + len + close.len(),
+                display,
+            });
+        }
+        if !*dollars || !lone_dollar(b, at) || b.get(at + 1).is_none_or(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let close = memchr::memchr_iter(b'$', b.get(at + 1..).unwrap_or_default())
+            .map(|i| at + 1 + i)
+            .find(|&i| {
+                lone_dollar(b, i)
+                    && !b.get(i - 1).is_none_or(u8::is_ascii_whitespace)
+                    && !b.get(i + 1).is_some_and(u8::is_ascii_digit)
+            });
+        match close {
+            Some(close) => {
+                return Some(Formula {
+                    start: at,
+                    tex: at + 1..close,
+                    end: close + 1,
+                    display: false,
+                })
+            }
+            None => *dollars = false,
+        }
+    }
+    None
+}
+
+/// Whether `b[i]` is a `$` that can open or close an inline formula: not part of `$$` and
+/// not escaped by a backslash. With pandoc's other rules (the opening `$` before a
+/// non-space, the closing one after a non-space and not before a digit) prices stay text:
+/// "$5 and $10", "US$5 or NZ$6".
+fn lone_dollar(b: &[u8], i: usize) -> bool {
+    let before = b.get(..i).unwrap_or_default();
+    b.get(i) == Some(&b'$')
+        && before.last() != Some(&b'$')
+        && b.get(i + 1) != Some(&b'$')
+        && before.iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 0
 }
 
 /// The TeX of MathJax 2's `<script type="math/tex">` (`; mode=display`: displayed).
