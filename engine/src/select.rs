@@ -1124,7 +1124,11 @@ fn mark_boilerplate(
         let by_tag = match tag {
             Tag::Nav | Tag::Footer | Tag::Search => true,
             Tag::Aside => {
-                !is_footnote(dom, n, role) && !docutils_box(dom, n) && !is_callout(dom, n, role)
+                let authors = flags.in_semantic(n) && author_box(dom, n);
+                !(is_footnote(dom, n, role)
+                    || docutils_box(dom, n)
+                    || is_callout(dom, n, role)
+                    || authors)
             }
             // A page header outside any article is site chrome, unless it holds the headline.
             Tag::Header => fallback && !flags.in_semantic(n) && dom.find(n, Tag::H1).is_none(),
@@ -1379,6 +1383,34 @@ fn is_callout(dom: &Dom, n: NodeId, role: Option<&str>) -> bool {
                 || c.split(|ch: char| !ch.is_ascii_alphanumeric())
                     .any(|w| CALLOUT_WORDS.iter().any(|k| w.eq_ignore_ascii_case(k)))
         })
+}
+
+/// An article's author box (`<aside class="author">`: "About the author", the name, a line
+/// on who they are): part of the article, as Reader View keeps it, and it says who wrote
+/// it. Named so by its class or id, short (at most 600 bytes of text in 200 nodes), and
+/// holding no list, form, navigation or frame (a widget of the author's other posts).
+fn author_box(dom: &Dom, n: NodeId) -> bool {
+    let named = |attr| {
+        dom.attr(n, attr).is_some_and(|v| {
+            let v = v.to_ascii_lowercase();
+            v.contains("author") || v.contains("byline")
+        })
+    };
+    if !(named(Attr::Class) || named(Attr::Id)) {
+        return false;
+    }
+    let mut text = 0;
+    for (i, d) in dom.descendants(n).enumerate() {
+        let widget = matches!(
+            dom.tag(d),
+            Some(Tag::Ul | Tag::Ol | Tag::Form | Tag::Nav | Tag::Iframe)
+        );
+        text += dom.text_of(d).trim().len();
+        if i >= 200 || widget || text > 600 {
+            return false;
+        }
+    }
+    text > 0
 }
 
 /// A docutils sidebar or topic (`.. sidebar::`, `.. topic::`: `<aside class="sidebar">` or

@@ -379,3 +379,32 @@ fn a_declared_article_loses_link_lists_inside_its_main() {
         assert!(out.contains("Teaser story number 4"), "{out}");
     }
 }
+
+#[test]
+fn an_author_box_inside_the_article_is_kept_and_a_sidebar_one_is_not() {
+    // IAB's WordPress theme: `<aside class="author">` closing the article (Reader View keeps it).
+    let p = article_prose(4);
+    let author = "<aside id=\"post-author\" class=\"author container\"><figure><img alt=\"\" \
+         src=\"/a.jpg\"></figure><h4>About the author</h4><div><strong>Scott Cunningham</strong>\
+         </div><div>Senior Vice President of Technology at IAB</div></aside>";
+    let out = pruned(&format!(
+        "<body><div class=sidebar><p>Archive</p></div><article><h1>Ad blocking</h1><p>{p}</p>\
+         {author}</article></body>"
+    ));
+    assert!(
+        out.contains("dredging costs") && out.contains("Senior Vice President of Technology"),
+        "{out}"
+    );
+    // The same box outside any article or main is the site's widget; so is one inside the
+    // article that lists the author's other posts.
+    let widget = "<aside class=\"author-widget\"><h4>About the author</h4><ul>\
+         <li><a href=\"/p/1\">Older post</a></li></ul></aside>";
+    let out = pruned(&format!(
+        "<body><div><h1>Ad blocking</h1><p>{p}</p></div>{author}</body>"
+    ));
+    assert!(!out.contains("Senior Vice President"), "{out}");
+    let out = pruned(&format!(
+        "<body><article><h1>Ad blocking</h1><p>{p}</p>{widget}</article></body>"
+    ));
+    assert!(!out.contains("Older post"), "{out}");
+}
