@@ -1696,7 +1696,7 @@ fn single_dollars_are_formulas_where_the_page_configures_them() {
         md(&format!(
             "{mathjax3}<p>It costs $5 or $10, US$5 or NZ$6.</p><p>Keep \\$x\\$ and <code>$a_1$</code>.</p>"
         )),
-        "It costs $5 or $10, US$5 or NZ$6.\n\nKeep \\\\$x\\\\$ and `$a_1$`.\n"
+        "It costs $5 or $10, US$5 or NZ$6.\n\nKeep \\$x\\$ and `$a_1$`.\n"
     );
     // MathJax 2 configured and loaded by inline scripts (no script src names it).
     let mathjax2 = r#"<script type="text/x-mathjax-config">MathJax.Hub.Config({tex2jax: {inlineMath: [ ['$','$'], ["\\(","\\)"] ]}});</script>

@@ -713,14 +713,30 @@ impl Renderer<'_> {
         while let Some(f) = next_formula(text, &mut dollars) {
             let tex = text.get(f.tex.clone()).unwrap_or("").trim();
             if tex.is_empty() || tex.contains('$') {
-                self.text(text.get(..f.end).unwrap_or(""));
+                self.tex_text(text.get(..f.end).unwrap_or(""));
             } else {
-                self.text(text.get(..f.start).unwrap_or(""));
+                self.tex_text(text.get(..f.start).unwrap_or(""));
                 self.formula(tex, f.display);
             }
             text = text.get(f.end..).unwrap_or("");
         }
-        self.text(text);
+        self.tex_text(text);
+    }
+
+    /// Text on a page whose MathJax or KaTeX reads single dollars, where `\$` is the escape
+    /// for a dollar that opens no formula (MathJax's `processEscapes`): the page shows `$`,
+    /// and so does Markdown's own `\$`, which no Markdown math reads as a delimiter either.
+    fn tex_text(&mut self, text: &str) {
+        if !self.tex.dollars {
+            return self.text(text);
+        }
+        let mut rest = text;
+        while let Some(at) = rest.find("\\$") {
+            self.text(rest.get(..at).unwrap_or(""));
+            self.w.raw("\\$");
+            rest = rest.get(at + 2..).unwrap_or("");
+        }
+        self.text(rest);
     }
 
     /// A formula's TeX between dollars.
