@@ -83,6 +83,7 @@ pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
         if let Some(header) = section_header(dom, article) {
             roots.insert(0, header);
         }
+        roots.extend(bio_after(dom, article));
         sel.roots = with_title(dom, &order, &flags, roots);
         sel.headline = promoted_headline(dom, &sel.roots);
         mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &sel.roots);
@@ -1396,9 +1397,64 @@ fn author_box(dom: &Dom, n: NodeId) -> bool {
             v.contains("author") || v.contains("byline")
         })
     };
-    if !(named(Attr::Class) || named(Attr::Id)) {
-        return false;
+    (named(Attr::Class) || named(Attr::Id)) && short_box(dom, n)
+}
+
+/// An author's bio standing right after a lone article, outside it (the Washington Post
+/// closes `</article>` before `div.post-body-sig-line > div.post-body-bio`): part of the
+/// article, as Reader View reads it. Only the article's next element siblings are looked at,
+/// stepping over up to three without text (`div.clear`); the first with text is the bio when
+/// it, or an element inside it, names an author, byline or bio by class or id (`bio` as a
+/// whole word of the name: not `biology`), and it is as short as [`author_box`] wants.
+fn bio_after(dom: &Dom, article: NodeId) -> Option<NodeId> {
+    let mut n = dom.node(article).next;
+    let mut empty = 0;
+    while n != NONE {
+        if dom.tag(n).is_some() {
+            // Where the first text is, within the box's first 200 nodes.
+            let first_text = dom
+                .descendants(n)
+                .take(201)
+                .position(|d| !dom.text_of(d).trim().is_empty());
+            if first_text.is_some_and(|i| i < 200) {
+                let named = dom
+                    .descendants(n)
+                    .take(200)
+                    .filter(|&d| dom.tag(d).is_some())
+                    .any(|d| {
+                        [Attr::Class, Attr::Id]
+                            .into_iter()
+                            .any(|a| names_bio(dom, d, a))
+                    });
+                return (named && short_box(dom, n)).then_some(n);
+            }
+            // A large box without text is not stepped over.
+            empty += 1;
+            if empty > 3 || dom.descendants(n).nth(200).is_some() {
+                return None;
+            }
+        } else if !dom.text_of(n).trim().is_empty() {
+            return None;
+        }
+        n = dom.node(n).next;
     }
+    None
+}
+
+/// Whether attribute `which` of `n` names an author, a byline or a bio.
+fn names_bio(dom: &Dom, n: NodeId, which: Attr) -> bool {
+    dom.attr(n, which).is_some_and(|v| {
+        let v = v.to_ascii_lowercase();
+        v.contains("author")
+            || v.contains("byline")
+            || v.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == "bio")
+    })
+}
+
+/// A short box of text: at most 600 bytes of it in 200 nodes, with no list, form, navigation
+/// or frame (a widget of the author's other posts), and some text.
+fn short_box(dom: &Dom, n: NodeId) -> bool {
     let mut text = 0;
     for (i, d) in dom.descendants(n).enumerate() {
         let widget = matches!(

@@ -1647,6 +1647,24 @@ fn mathjax_and_sphinx_formulas_are_written_as_tex() {
     );
 }
 
+#[test]
+fn control_characters_never_reach_a_formula() {
+    // C1 and DEL in MathML or in the page's TeX (a legacy page decoded as another charset)
+    // go as they go from text; a formula left with nothing is not written (`$$` alone would
+    // open a displayed one). Found by the engine_convert fuzzer.
+    assert_eq!(
+        md(
+            "<p>Text \u{80} <math><mi>a\u{80}</mi><mo>=</mo><mn>1\u{7f}</mn></math> and \
+            <span class=\"math\">\\(x\u{9b}\\)</span>.</p>"
+        ),
+        "Text $a=1$ and $x$.\n"
+    );
+    assert_eq!(
+        md("<p>a <math><mi>\u{80}</mi></math> b <span class=\"math\">\\(\u{9b}\\)</span> c</p>"),
+        "a b c\n"
+    );
+}
+
 /// A page that loads MathJax (or KaTeX) from a script: it typesets TeX between delimiters in
 /// the text, which the served HTML holds as written (kramdown 2, hand-written pages).
 fn typeset_page(body: &str) -> String {

@@ -408,3 +408,43 @@ fn an_author_box_inside_the_article_is_kept_and_a_sidebar_one_is_not() {
     ));
     assert!(!out.contains("Older post"), "{out}");
 }
+
+#[test]
+fn an_author_bio_right_after_a_lone_article_is_kept() {
+    // The Washington Post closes `</article>` before the author's bio (Reader View keeps it).
+    let p = article_prose(4);
+    let page = |after: &str| {
+        pruned(&format!(
+            "<body><div class=sidebar><p>Archive</p></div><div><article><h1>Tunisia</h1>\
+             <p>{p}</p></article>{after}<div class=\"share-bar\"><p>Share this</p></div></div>\
+             </body>"
+        ))
+    };
+    let bio = "<div class=\"post-body-sig-line\"><a href=\"/people/ec\"><img src=\"/ec.jpg\"></a>\
+         <div class=\"post-body-bio has-photo\">Erin Cunningham is an Egypt-based correspondent \
+         for The Post.</div><div class=\"clear\"></div></div>";
+    let out = page(&format!("<div class=\"clear\"></div><!-- sig -->\n{bio}"));
+    assert!(out.contains("dredging costs"), "{out}");
+    assert!(
+        out.contains("Erin Cunningham is an Egypt-based correspondent"),
+        "{out}"
+    );
+    assert!(out.contains("(/people/ec)"), "{out}");
+    assert!(
+        !out.contains("Share this") && !out.contains("Archive"),
+        "{out}"
+    );
+    // Not a bio: a box that names none (`biology` is not `bio`), one with a list of the
+    // author's other posts, one too long, and one after other text.
+    for after in [
+        "<div class=\"biology-note\">Erin Cunningham is an Egypt-based correspondent.</div>",
+        "<div class=\"author-bio\">Erin Cunningham<ul><li><a href=\"/p/1\">Older post</a></li>\
+         </ul></div>",
+        &format!("<div class=\"author-bio\">Erin Cunningham {}</div>", "is here. ".repeat(80)),
+        "<p>Related coverage</p><div class=\"author-bio\">Erin Cunningham is a correspondent.</div>",
+    ] {
+        let out = page(after);
+        assert!(out.contains("dredging costs"), "{out}");
+        assert!(!out.contains("Erin Cunningham"), "{after}: {out}");
+    }
+}

@@ -746,6 +746,10 @@ impl Renderer<'_> {
         let mut out = String::with_capacity(tex.len() + 4);
         out.push_str(fence);
         push_tex(&mut out, tex, cell);
+        if out.len() == fence.len() {
+            // Nothing but control characters: `$$` alone would open a displayed formula.
+            return;
+        }
         out.push_str(fence);
         // A displayed formula is a block of its own, as on the page (in a table cell it
         // stays in the cell's line).
@@ -3823,6 +3827,8 @@ fn braces_balance(tex: &str) -> bool {
 /// TeX written between dollars: white space collapsed (a formula stays on its line), no `<`
 /// right before a letter (it would read as an HTML tag) and no `](` (a link): TeX ignores
 /// the space put between; in a table cell `|` escaped, as GFM reads it before the formula.
+/// Control characters go, as from all text ([`strip_controls`]): MathML's and the page's
+/// TeX are the page's text too.
 fn push_tex(out: &mut String, tex: &str, cell: bool) {
     let mut chars = tex
         .split_ascii_whitespace()
@@ -3830,6 +3836,9 @@ fn push_tex(out: &mut String, tex: &str, cell: bool) {
     chars.next(); // the space before the first word
     let mut prev = ' ';
     for c in chars {
+        if c.is_control() || matches!(c, '\u{200b}' | '\u{feff}') {
+            continue;
+        }
         // Nor `](`, which would make a link of `[…](…)` (any URL: the TeX is the page's).
         if (prev == '<' && (c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?')))
             || (prev == ']' && c == '(')
