@@ -1317,6 +1317,28 @@ fn typedoc_member_sources_are_kept() {
 }
 
 #[test]
+fn a_pager_label_stands_apart_from_the_page_it_names() {
+    // Next.js's footer: no class says the label is a box; only the stylesheet does.
+    assert_eq!(
+        md(
+            "<div><a href=\"/routes\"><span>Previous</span><span>Defining Routes</span></a>\
+            <a href=\"/layouts\"><span>Next →</span><span>Layouts and Pages</span></a></div>"
+        ),
+        "[Previous Defining Routes](/routes)[Next → Layouts and Pages](/layouts)\n"
+    );
+    // Any other word, a label not first in its link, or one already followed by a space
+    // stays as the page has it.
+    assert_eq!(
+        md(
+            "<p><a href=\"/x\"><span>Nextjs</span><span>Docs</span></a> \
+            <a href=\"/y\">Go <span>Next</span><span>Step</span></a> \
+            <a href=\"/z\"><span>Next</span> <span>Step</span></a></p>"
+        ),
+        "[NextjsDocs](/x) [Go NextStep](/y) [Next Step](/z)\n"
+    );
+}
+
+#[test]
 fn utility_class_boxes_keep_their_words_apart() {
     // GitBook's page footer: each link a flex box holding a column of two spans.
     let html = "<a class=\"group flex gap-4\" href=\"/acme\"><span class=\"flex flex-col\">\

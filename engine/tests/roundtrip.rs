@@ -484,3 +484,49 @@ fn corpus_structure_survives_a_gfm_parser() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn a_pipe_in_a_link_or_image_in_a_table_cell_keeps_the_row_whole() {
+    // GFM splits a row at every unescaped `|` before it reads links: a URL such as
+    // `?family=Roboto|Lato` or a title with a pipe cut the cell, and what followed could
+    // reach the reader as raw HTML (found by the engine_convert fuzzer).
+    let html = "<table><tr><th>Font</th><th>Note</th></tr><tr>\
+        <td><a href=\"https://fonts.example/css?family=Roboto|Lato\" title=\"Roboto | Lato\">fonts</a> \
+        <img src=\"/i|j.png\" alt=\"a|b\" title=\"c|d\"></td><td>x</td></tr></table>";
+    let md = agent_markdown::convert(html.as_bytes(), &agent_markdown::Options::default()).markdown;
+    let mut cells = Vec::new();
+    let mut cell = None::<String>;
+    let mut links = Vec::new();
+    for ev in Parser::new_ext(&md, Options::ENABLE_TABLES) {
+        match ev {
+            Event::Start(MdTag::TableCell) => cell = Some(String::new()),
+            Event::End(TagEnd::TableCell) => cells.extend(cell.take()),
+            Event::Text(t) => {
+                if let Some(c) = cell.as_mut() {
+                    c.push_str(&t);
+                }
+            }
+            Event::Start(MdTag::Link {
+                dest_url, title, ..
+            })
+            | Event::Start(MdTag::Image {
+                dest_url, title, ..
+            }) => {
+                links.push((dest_url.to_string(), title.to_string()));
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(cells, ["Font", "Note", "fonts a|b", "x"], "{md}");
+    assert_eq!(
+        links,
+        [
+            (
+                "https://fonts.example/css?family=Roboto|Lato".to_string(),
+                "Roboto | Lato".to_string()
+            ),
+            ("/i|j.png".to_string(), "c|d".to_string()),
+        ],
+        "{md}"
+    );
+}

@@ -1246,7 +1246,7 @@ impl Renderer<'_> {
                         let link_at = self.w.open_marker("[");
                         Exit::CodeLink {
                             link_at,
-                            suffix: link_suffix(&href, &title),
+                            suffix: link_suffix(&href, &title, self.w.in_table > 0),
                             inner: self.w.inline.len(),
                             frame,
                         }
@@ -1258,11 +1258,18 @@ impl Renderer<'_> {
                         // A card (`<a><h3>Title</h3><p>Text</p></a>`): flattened, its heading
                         // would be lost.
                         if self.flatten == 0 && holds_heading(dom, id, usize::MAX) {
-                            self.w.start_block_link(link_suffix(&href, &title));
+                            self.w.start_block_link(link_suffix(
+                                &href,
+                                &title,
+                                self.w.in_table > 0,
+                            ));
                             return Some(Exit::BlockLink);
                         }
                         self.flatten += 1;
-                        Exit::Link(self.w.open_marker("["), link_suffix(&href, &title))
+                        Exit::Link(
+                            self.w.open_marker("["),
+                            link_suffix(&href, &title, self.w.in_table > 0),
+                        )
                     }
                     _ => Exit::Nothing,
                 }
@@ -2196,7 +2203,12 @@ impl Renderer<'_> {
             escape::push_word(&mut alt_md, word, ctx);
         }
         let title = title_suffix(dom.attr(id, Attr::Title));
-        self.w.raw(&format!("![{alt_md}]({src}{title})"));
+        let cell = self.w.in_table > 0;
+        self.w.raw(&format!(
+            "![{alt_md}]({}{})",
+            cell_pipes(&src, cell),
+            cell_pipes(&title, cell)
+        ));
     }
 
     fn embed(&mut self, id: NodeId, tag: Tag) {
@@ -2246,9 +2258,13 @@ impl Renderer<'_> {
                 escape::push_word(&mut text, word, ctx);
             }
         }
+        let cell = self.w.in_table > 0;
         match (src, poster) {
-            (Some(src), _) => self.w.raw(&format!("[{text}]({src})")),
-            (None, Some(poster)) => self.w.raw(&format!("![{text}]({poster})")),
+            (Some(src), _) => self.w.raw(&format!("[{text}]({})", cell_pipes(&src, cell))),
+            (None, Some(poster)) => {
+                self.w
+                    .raw(&format!("![{text}]({})", cell_pipes(&poster, cell)));
+            }
             (None, None) => {}
         }
         self.w.space = writer::Space::Pending;
@@ -2894,14 +2910,26 @@ fn chroma_line(dom: &Dom, id: NodeId) -> bool {
     line != NONE && dom.has_class(line, &["line"]) && dom.first_content_child(line) == Some(id)
 }
 
-/// What closes a link: `](destination "title")`, made once when the link opens.
-fn link_suffix(href: &str, title: &str) -> String {
+/// What closes a link: `](destination "title")`, made once when the link opens (`cell`:
+/// inside a table cell, see [`cell_pipes`]).
+fn link_suffix(href: &str, title: &str, cell: bool) -> String {
     let mut s = String::with_capacity(href.len() + title.len() + 3);
     s.push_str("](");
-    s.push_str(href);
-    s.push_str(title);
+    s.push_str(&cell_pipes(href, cell));
+    s.push_str(&cell_pipes(title, cell));
     s.push(')');
     s
+}
+
+/// A link's or image's destination or title inside a table cell (`cell`), where GFM splits
+/// the row at every `|` not escaped before it reads any link: `|` there is `\|`, which the
+/// table's reader turns back into `|` (a URL such as `?family=Roboto|Lato` kept whole).
+fn cell_pipes(s: &str, cell: bool) -> std::borrow::Cow<'_, str> {
+    if cell && s.contains('|') {
+        std::borrow::Cow::Owned(s.replace('|', "\\|"))
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
 }
 
 /// Whether a heading element is short enough that paragraphs, `<div>`s or quotes inside it
@@ -3225,6 +3253,7 @@ fn is_bare_classifier(dom: &Dom, span: NodeId) -> bool {
 /// Welcome</span></span></a>` reads "Previous Welcome" on the page, not "PreviousWelcome").
 fn stands_apart(dom: &Dom, id: NodeId, tag: Tag, layout_classes: bool) -> bool {
     match tag {
+        Tag::Span if pager_label(dom, id) => true,
         Tag::Span | Tag::Code | Tag::Small if !layout_classes => {
             dom.has_class_where(id, is_badge_class)
         }
@@ -3237,6 +3266,44 @@ fn stands_apart(dom: &Dom, id: NodeId, tag: Tag, layout_classes: bool) -> bool {
         }
         _ => false,
     }
+}
+
+/// A pager link's label, first in the link and right before the page it names: Next.js's
+/// `<a><span>Previous</span><span>Defining Routes</span></a>`, where only the stylesheet
+/// puts the label on a line of its own (no utility class says so): "Previous Defining
+/// Routes", not "PreviousDefining Routes".
+fn pager_label(dom: &Dom, span: NodeId) -> bool {
+    let node = dom.node(span);
+    if node.parent == NONE
+        || dom.tag(node.parent) != Some(Tag::A)
+        || node.next == NONE
+        || dom.tag(node.next).is_none()
+        || dom.first_content_child(node.parent) != Some(span)
+    {
+        return false;
+    }
+    let mut texts = dom
+        .descendants(span)
+        .take(4)
+        .map(|d| dom.text_of(d).trim())
+        .filter(|t| !t.is_empty());
+    let (Some(label), None) = (texts.next(), texts.next()) else {
+        return false;
+    };
+    let label = label.trim_matches(|c: char| {
+        matches!(c, '←' | '→' | '«' | '»' | '‹' | '›') || c.is_whitespace()
+    });
+    [
+        "previous",
+        "prev",
+        "next",
+        "older",
+        "newer",
+        "previous page",
+        "next page",
+    ]
+    .iter()
+    .any(|w| w.eq_ignore_ascii_case(label))
 }
 
 /// Whether a class of the page is one that [`display_word`] reads as a box or a flex or grid
