@@ -64,3 +64,29 @@ fn a_playable_video_is_a_link_and_unsafe_or_empty_posters_are_dropped() {
     let out = md(r#"<audio poster="/p.jpg"></audio>"#);
     assert!(images(&out).is_empty(), "{out}");
 }
+
+#[test]
+fn a_link_around_an_image_and_emphasis_keeps_its_destination_byte_for_byte() {
+    // The writer's delimiter pass read a link's destination as text when the link's text
+    // held an image: a `_`, `*` or `~` there went as an unpaired emphasis marker, which
+    // broke `/a_b` links and turned `java_script:` (no scheme, so a relative link) into
+    // `javascript:` (engine_convert fuzzer).
+    for href in [
+        "/photos/harbour_at_dawn",
+        "java_script:alert(1)",
+        "java*script:x",
+        "/a~b",
+    ] {
+        let out = md(&format!(
+            "<p><a href=\"{href}\"><img src=\"/t.png\" alt=\"\"> <b>Harbour</b> <i>at</i> dawn</a></p>"
+        ));
+        let dests: Vec<String> = Parser::new(&out)
+            .filter_map(|ev| match ev {
+                Event::Start(Tag::Link { dest_url, .. }) => Some(dest_url.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(dests, [href], "{out}");
+        assert!(out.contains("**Harbour** _at_ dawn"), "{out}");
+    }
+}

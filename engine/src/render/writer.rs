@@ -2080,19 +2080,27 @@ fn scan_runs(s: &str, text_underscore: bool, scratch: &mut Scratch) {
                 i = code_span_end(b, p, n, &mut no_closer).unwrap_or(p + n);
             }
             b'<' => i = autolink_end(b, p).unwrap_or(i),
-            b'[' => brackets.push(runs.len()),
+            b'[' => {
+                let image = p > 0 && b.get(p - 1) == Some(&b'!') && !escaped(b, p - 1);
+                brackets.push((runs.len(), image));
+            }
             _ => {
                 // `]`: a link if a `(destination)` follows and a `[` is open.
                 let link = match brackets.pop() {
-                    Some(lo) if b.get(p + 1) == Some(&b'(') => {
-                        destination_end(b, p + 2).map(|end| (lo, end))
+                    Some((lo, image)) if b.get(p + 1) == Some(&b'(') => {
+                        destination_end(b, p + 2).map(|end| (lo, image, end))
                     }
                     _ => None,
                 };
-                if let Some((lo, end)) = link {
+                if let Some((lo, image, end)) = link {
                     pair_runs(runs.get_mut(lo..).unwrap_or_default());
-                    // No links inside links: the brackets open around it are text.
-                    brackets.clear();
+                    // No links inside links: the brackets open around a link are text. Not
+                    // around an image: a link's text may hold one (`[![](a.png) **b**](u)`),
+                    // and the link's destination must then be skipped too: read as text,
+                    // its `*`, `_` or `~` would go as unpaired markers (`java*script:`).
+                    if !image {
+                        brackets.clear();
+                    }
                     i = end;
                 }
             }
@@ -2112,7 +2120,8 @@ fn escaped(b: &[u8], p: usize) -> bool {
 struct Scratch {
     runs: Vec<Run>,
     /// Runs index at each open `[`: a link's text pairs its delimiters on its own.
-    brackets: Vec<usize>,
+    /// Open `[`s: the run count when each opened, and whether it opened an image (`![`).
+    brackets: Vec<(usize, bool)>,
 }
 
 /// Length of the run of `c` at `i`.
