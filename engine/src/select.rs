@@ -1391,13 +1391,10 @@ fn is_callout(dom: &Dom, n: NodeId, role: Option<&str>) -> bool {
 /// it. Named so by its class or id, short (at most 600 bytes of text in 200 nodes), and
 /// holding no list, form, navigation or frame (a widget of the author's other posts).
 fn author_box(dom: &Dom, n: NodeId) -> bool {
-    let named = |attr| {
-        dom.attr(n, attr).is_some_and(|v| {
-            let v = v.to_ascii_lowercase();
-            v.contains("author") || v.contains("byline")
-        })
-    };
-    (named(Attr::Class) || named(Attr::Id)) && short_box(dom, n)
+    [Attr::Class, Attr::Id]
+        .into_iter()
+        .any(|a| dom.attr(n, a).is_some_and(|v| names_author(v, false)))
+        && short_box(dom, n)
 }
 
 /// An author's bio standing right after a lone article, outside it (the Washington Post
@@ -1424,7 +1421,7 @@ fn bio_after(dom: &Dom, article: NodeId) -> Option<NodeId> {
                     .any(|d| {
                         [Attr::Class, Attr::Id]
                             .into_iter()
-                            .any(|a| names_bio(dom, d, a))
+                            .any(|a| dom.attr(d, a).is_some_and(|v| names_author(v, true)))
                     });
                 return (named && short_box(dom, n)).then_some(n);
             }
@@ -1441,15 +1438,15 @@ fn bio_after(dom: &Dom, article: NodeId) -> Option<NodeId> {
     None
 }
 
-/// Whether attribute `which` of `n` names an author, a byline or a bio.
-fn names_bio(dom: &Dom, n: NodeId, which: Attr) -> bool {
-    dom.attr(n, which).is_some_and(|v| {
-        let v = v.to_ascii_lowercase();
-        v.contains("author")
-            || v.contains("byline")
-            || v.split(|c: char| !c.is_ascii_alphanumeric())
-                .any(|w| w == "bio")
-    })
+/// Whether a class or id value names an author or a byline, or (with `bio`) a bio, as a
+/// whole word of the name (not `biology`).
+fn names_author(value: &str, bio: bool) -> bool {
+    let v = value.to_ascii_lowercase();
+    v.contains("author")
+        || v.contains("byline")
+        || (bio
+            && v.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == "bio"))
 }
 
 /// A short box of text: at most 600 bytes of it in 200 nodes, with no list, form, navigation

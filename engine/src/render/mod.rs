@@ -10,7 +10,7 @@ use crate::select::{is_hidden, Selection};
 use crate::tabs;
 use crate::urls::{title_suffix, Resolver};
 use table::{parse_align, Table};
-use writer::{Marker, Writer};
+use writer::{cell_pipes, Marker, Writer};
 
 pub use escape::longest_run;
 pub(crate) use escape::looks_like_entity;
@@ -2921,17 +2921,6 @@ fn link_suffix(href: &str, title: &str, cell: bool) -> String {
     s
 }
 
-/// A link's or image's destination or title inside a table cell (`cell`), where GFM splits
-/// the row at every `|` not escaped before it reads any link: `|` there is `\|`, which the
-/// table's reader turns back into `|` (a URL such as `?family=Roboto|Lato` kept whole).
-fn cell_pipes(s: &str, cell: bool) -> std::borrow::Cow<'_, str> {
-    if cell && s.contains('|') {
-        std::borrow::Cow::Owned(s.replace('|', "\\|"))
-    } else {
-        std::borrow::Cow::Borrowed(s)
-    }
-}
-
 /// Whether a heading element is short enough that paragraphs, `<div>`s or quotes inside it
 /// (`<h1>A <p>P</p> C</h1>`) read as part of the heading line, as browsers show them in the
 /// heading's style: no list, table, code block, rule or other heading inside, little text,
@@ -3065,15 +3054,18 @@ fn collapsed_at(s: &str, i: usize, after_space: &mut bool) -> bool {
 /// prompt they are escape sequences.
 #[inline(always)]
 fn strip_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    // Zero-width space and BOM are invisible too; they only cost tokens.
-    let is_control = |c: char| {
-        (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{200b}' | '\u{feff}')
-    };
     if has_control(s.as_bytes()) {
-        std::borrow::Cow::Owned(s.chars().filter(|&c| !is_control(c)).collect())
+        std::borrow::Cow::Owned(s.chars().filter(|&c| !is_stripped(c)).collect())
     } else {
         std::borrow::Cow::Borrowed(s)
     }
+}
+
+/// A character [`strip_controls`] removes. Zero-width space and BOM are invisible too;
+/// they only cost tokens.
+#[inline(always)]
+fn is_stripped(c: char) -> bool {
+    (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{200b}' | '\u{feff}')
 }
 
 /// Whether UTF-8 text holds a character [`strip_controls`] removes, decided on bytes: every
@@ -3903,7 +3895,8 @@ fn push_tex(out: &mut String, tex: &str, cell: bool) {
     chars.next(); // the space before the first word
     let mut prev = ' ';
     for c in chars {
-        if c.is_control() || matches!(c, '\u{200b}' | '\u{feff}') {
+        // Tabs and line breaks went with the white space above.
+        if is_stripped(c) {
             continue;
         }
         // Nor `](`, which would make a link of `[…](…)` (any URL: the TeX is the page's).

@@ -4,6 +4,8 @@
 //! Blocks are written whole lines at a time, so `out` always ends at a line start; the blank
 //! line between two blocks is written lazily when the next block starts, with the prefixes in
 //! force at that moment.
+use std::borrow::Cow;
+
 use super::escape::{line_start_escape, push_split_word, push_word, push_words, split_word, Ctx};
 
 /// Prefix levels beyond this are not indented further: hostile nesting stays linear in size.
@@ -379,11 +381,7 @@ impl Writer {
 
     /// Code text, its `|` escaped in a table cell.
     fn push_code(&mut self, s: &str) {
-        if self.in_table > 0 && s.contains('|') {
-            self.inline.push_str(&s.replace('|', "\\|"));
-        } else {
-            self.inline.push_str(s);
-        }
+        self.inline.push_str(&cell_pipes(s, self.in_table > 0));
     }
 
     /// A word of text follows: a closer after punctuation right before it cannot close.
@@ -2119,9 +2117,21 @@ fn escaped(b: &[u8], p: usize) -> bool {
 #[derive(Debug, Default)]
 struct Scratch {
     runs: Vec<Run>,
-    /// Runs index at each open `[`: a link's text pairs its delimiters on its own.
-    /// Open `[`s: the run count when each opened, and whether it opened an image (`![`).
+    /// Runs index at each open `[` (a link's text pairs its delimiters on its own), and
+    /// whether it opened an image (`![`).
     brackets: Vec<(usize, bool)>,
+}
+
+/// Code, or a link's or image's destination or title, inside a table cell (`cell`), where
+/// GFM splits the row at every `|` not escaped before it reads code or links: `|` there is
+/// `\|`, which the table's reader turns back into `|` (a URL such as
+/// `?family=Roboto|Lato` kept whole).
+pub(super) fn cell_pipes(s: &str, cell: bool) -> Cow<'_, str> {
+    if cell && s.contains('|') {
+        Cow::Owned(s.replace('|', "\\|"))
+    } else {
+        Cow::Borrowed(s)
+    }
 }
 
 /// Length of the run of `c` at `i`.
