@@ -1078,3 +1078,59 @@ fn an_empty_header_row_stays_the_header() {
     let out = md("<table><thead><tr><th></th></tr></thead></table><p>x</p>");
     assert_eq!(out, "x\n", "in:\n{out}");
 }
+
+/// The text a GFM reader sees (text and code, formatting dropped), white space collapsed.
+fn read_text(md: &str) -> String {
+    let opts =
+        pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_STRIKETHROUGH;
+    let mut text = String::new();
+    for event in Parser::new_ext(md, opts) {
+        match event {
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            Event::SoftBreak | Event::HardBreak | Event::End(TagEnd::Paragraph) => text.push(' '),
+            _ => {}
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn page_text_beside_markers_and_code_reads_back_unchanged() {
+    // Found by reading random inline text of Markdown punctuation back with a CommonMark
+    // reader: each lost or changed the text a reader sees, not just its formatting.
+    let cases = [
+        // A `*` or `~` that ended the text before a closer was taken for a marker and removed
+        // (with the emphasis), or joined the closer into a run that closes nothing.
+        ("<p><i>a b * </i></p>", "a b *"),
+        ("<p><b>Name *</b></p>", "Name *"),
+        ("<p><b>a b * </b>c</p>", "a b * c"),
+        ("<p><i>a b ~ </i>c</p>", "a b ~ c"),
+        ("<p><a href=\"/x\">1<b> </b>* </a></p>", "1 *"),
+        // ... or before an opener, a code span or the next text, which made it open.
+        ("<p><b>) *<s>a</s></b></p>", ") *a"),
+        ("<p><b>a *<span>1</span></b></p>", "a *1"),
+        ("<p><b>x *<em>f</em></b></p>", "x *f"),
+        ("<p>a *<code>x</code></p>", "a *x"),
+        // `_` beside a no-break space can open or close: it is escaped there.
+        ("<p><em>b_&nbsp;</em>c</p>", "b_ c"),
+        ("<p>x <em>&nbsp;_x</em></p>", "x _x"),
+        // An escaped backtick before a code span needs no space between them.
+        ("<p>a`<code>b</code></p>", "a`b"),
+        // Removed emphasis between two code spans: they stay two.
+        ("<p><code>a</code><i><code>b</code></i>c</p>", "a bc"),
+        // A dropped empty link left its opener's position behind, which took the space
+        // after the next one-letter word.
+        ("<p><a href=\"/s\"></a>a /</p>", "a /"),
+        // A link or code holding only white space still separates its neighbours.
+        ("<p>(<a href=\"/c\"> </a>&amp;</p>", "( &"),
+        ("<p>x<code> <a href=\"/p\">b</a></code></p>", "x b"),
+        ("<p><code><a href=\"/p\">b </a></code>r</p>", "b r"),
+        ("<p>a<b><code> x</code></b></p>", "a x"),
+    ];
+    for (html, want) in cases {
+        let out = md(html);
+        assert_eq!(read_text(&out), want, "{html} -> {out:?}");
+    }
+    // Still no backslash where none is needed.
+    assert_eq!(md("<p>a * b, 2 * 3 ~ 4</p>"), "a * b, 2 * 3 ~ 4\n");
+}

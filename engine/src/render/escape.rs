@@ -164,9 +164,13 @@ fn push_escaped(out: &mut String, word: &str, ctx: Ctx) {
             }
             b'\\' => bytes.get(i + 1).is_none_or(|n| n.is_ascii_punctuation()),
             b'_' => {
-                // Intraword underscores (snake_case) never start emphasis.
-                !(prev_of(i, out).is_some_and(is_word_byte)
-                    && bytes.get(i + 1).is_some_and(|&n| is_word_byte(n)))
+                // Intraword underscores (snake_case, in any script) never start emphasis; one
+                // beside a no-break space or a symbol (`\u{a0}_x`, `😀_x`) can.
+                let prev = word.get(..i).and_then(|w| w.chars().next_back());
+                let prev = if i > 0 { prev } else { out.chars().next_back() };
+                let next = word.get(i + 1..).and_then(|w| w.chars().next());
+                !(prev.is_some_and(char::is_alphanumeric)
+                    && next.is_some_and(char::is_alphanumeric))
             }
             b'<' => bytes
                 .get(i + 1)
@@ -199,12 +203,6 @@ static MAYBE_SYNTAX: [bool; 256] = {
 /// `[ ]`, `[x]`, `[X]` read as a task checkbox at the start of a list item.
 fn task_box(rest: &[u8]) -> bool {
     matches!(rest, [b'[', b' ' | b'x' | b'X', b']', ..] | [b'['])
-}
-
-/// Bytes that count as "inside a word" for intraword `_`: ASCII alphanumerics and any
-/// non-ASCII byte (letters of other scripts).
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b >= 0x80
 }
 
 /// `&name;` or `&#123;` would be read as a character reference (`rest` follows the `&`).

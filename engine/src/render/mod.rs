@@ -1902,7 +1902,14 @@ impl Renderer<'_> {
         self.w.take_inline_into(at, &mut raw);
         let content = raw.trim();
         if content.is_empty() {
-            self.w.space = writer::Space::None;
+            // White space it held, or that was pending when it began (the part of
+            // `<code> <a>b</a></code>` before the link, the part after `<a>b </a>`), is
+            // still a space between what comes before and after.
+            self.w.space = if pending_space || lead_space || !raw.is_empty() {
+                writer::Space::Pending
+            } else {
+                writer::Space::None
+            };
             self.code_raw = raw;
             return false;
         }
@@ -1949,10 +1956,16 @@ impl Renderer<'_> {
             span.push(' ');
         }
         span.push_str(fence);
-        // Two adjacent code spans would merge into one with a broken fence.
-        let after_code = self.w.inline.ends_with('`');
+        // Two adjacent code spans would merge into one with a broken fence. A backtick that
+        // is page text is escaped (`` a\` ``): a fence right after it opens as it should.
+        let after_code =
+            self.w.inline.ends_with('`') && !writer::ends_in_escaped_tick(self.w.inline.as_bytes());
+        let lead = lead && !self.w.lead_space_at_marker();
         if (lead || after_code) && !self.w.inline.is_empty() && !self.w.inline.ends_with(' ') {
             self.w.inline.push(' ');
+        }
+        if !self.w.inline.ends_with(' ') {
+            self.w.guard_loose_run(b'`');
         }
         let start = self.w.inline.len();
         self.w.inline.push_str(&span);

@@ -187,6 +187,10 @@ struct DelimState {
     /// Where the first marker was written: the text before it holds none, and is looked at
     /// (for the two flags above) only when the full check runs, by [`prefix_text`].
     first: usize,
+    /// Spans open now whose markers are `*` (`**`, `*`) and `~~`: page text's loose `*` or
+    /// `~` could pair with their closers (see [`Writer::escape_loose_run`]).
+    open_stars: u32,
+    open_tildes: u32,
 }
 
 /// A link around blocks (a card: `<a><h3>Title</h3><p>Text</p></a>`). Link text cannot hold
@@ -423,7 +427,22 @@ impl Writer {
                     }
                 }
                 self.opener_removed(open, len);
+                self.unjoin_code(open);
             }
+        }
+    }
+
+    /// Markers removed at `at` stood between two code spans, which now touch and would read
+    /// as one broken span (`` `f`*`g`*k `` without its `*`): a space keeps them apart.
+    fn unjoin_code(&mut self, at: usize) {
+        let touching = self.inline.get(at..at + 1) == Some("`")
+            && self
+                .inline
+                .get(..at)
+                .is_some_and(|b| b.ends_with('`') && !ends_in_escaped_tick(b.as_bytes()));
+        if touching {
+            self.inline.insert(at, ' ');
+            self.shift_spans(at, 1);
         }
     }
 
@@ -611,6 +630,10 @@ impl Writer {
         let Some(&last) = self.inline.as_bytes().last() else {
             return;
         };
+        if matches!(last, b'*' | b'~') {
+            self.guard_loose_run(next);
+            return;
+        }
         let dangerous = match last {
             b'<' => next.is_ascii_alphabetic() || matches!(next, b'/' | b'!' | b'?'),
             b'!' => next == b'[',
@@ -631,10 +654,67 @@ impl Writer {
         }
     }
 
+    /// `next` is about to be written right after the inline buffer's last byte, a `*` or `~`
+    /// that may be a loose word of page text: escaped only where it could pair, when a span
+    /// of its character is open around it or an opener of that character would join it into
+    /// one run. Elsewhere (`D *<i>p</i>`, C's pointers in API docs) it stays as written, and
+    /// the paragraph's delimiter check is skipped (see [`Writer::note_text`]).
+    pub fn guard_loose_run(&mut self, next: u8) {
+        let (open, last) = match self.inline.as_bytes().last() {
+            Some(&b'*') => (self.delims.open_stars, b'*'),
+            Some(&b'~') => (self.delims.open_tildes, b'~'),
+            _ => return,
+        };
+        if open > 0 || next == last {
+            self.escape_loose_run(0);
+        }
+    }
+
+    /// Page text left a word of only `*` or `~` unescaped after white space (`Name *`): no
+    /// delimiter then, as a space followed it. Something about to be written right after it
+    /// (a closer, the space having gone after the span; an opener, a code span or a word of
+    /// the next text) would make it a delimiter run, or part of one, that pairs with a marker
+    /// or keeps one from pairing (`**Name ***`), so the word is escaped now (`**Name \***`).
+    /// A marker just opened ([`Writer::push_marker`]) is not page text; nor is a closer,
+    /// which never follows white space.
+    /// Only a run from `min` on is looked at (a span's content, not its opener).
+    pub fn escape_loose_run(&mut self, min: usize) {
+        if self
+            .fresh_marker
+            .is_some_and(|(_, end)| end == self.inline.len())
+        {
+            return;
+        }
+        let b = self.inline.as_bytes();
+        let start = b.len()
+            - b.iter()
+                .rev()
+                .take_while(|&&c| c == b'*' || c == b'~')
+                .count();
+        if start == b.len()
+            || start < min
+            || (start > 0 && !matches!(b.get(start - 1), Some(b' ' | b'\n')))
+        {
+            return;
+        }
+        let run = self.inline.split_off(start);
+        for c in run.chars() {
+            self.inline.push('\\');
+            self.inline.push(c);
+        }
+    }
+
     /// Content ending at `at` was removed (a permalink anchor): if an opening marker is left
     /// bare, it is fresh again, so the text that follows hugs it.
     pub fn removed_back_to(&mut self, at: usize) {
         self.inline.truncate(at);
+        // The removed content's own opener (a link's `[`) is gone with it: a position past
+        // the end would match a later length and take the next word's space for its own.
+        if self.fresh_marker.is_some_and(|(_, end)| end > at) {
+            self.fresh_marker = None;
+        }
+        // White space it began with (`(<a href="…"> </a>&`) still separates its neighbours.
+        let spaced = self.lead_space.contains(&at);
         if let Some(link) = &mut self.block_link {
             link.open = link.open.filter(|&o| o < at);
         }
@@ -651,6 +731,22 @@ impl Writer {
             self.space = Space::Suppressed;
         } else if head.is_empty() || head.ends_with([' ', '\n']) {
             self.space = Space::Suppressed;
+        } else if spaced {
+            self.space = Space::Pending;
+        }
+    }
+
+    /// Code begins with white space right after an opening marker (`<a><code> o</code></a>`):
+    /// the space goes before the marker, as for text. False when no marker was just opened.
+    pub fn lead_space_at_marker(&mut self) -> bool {
+        if self
+            .fresh_marker
+            .is_some_and(|(_, end)| end == self.inline.len())
+        {
+            self.note_lead_space();
+            true
+        } else {
+            false
         }
     }
 
@@ -740,6 +836,7 @@ impl Writer {
             self.delims.markers = true;
         }
         self.inline.push_str(marker);
+        self.count_open(marker, true);
         self.fresh_marker = Some((pos, self.inline.len()));
         self.space = Space::Suppressed;
         pos
@@ -750,6 +847,7 @@ impl Writer {
     /// not be read as emphasis; the content stays.
     pub fn close_marker(&mut self, open: usize, open_len: usize, marker: &str) -> bool {
         self.last_em = None;
+        self.count_open(marker, false);
         let emphasis = matches!(marker.as_bytes().first(), Some(b'*' | b'_' | b'~'));
         // Line breaks that end emphasis go after its closer, which could not close at the
         // start of a line (`<b>a<br></b>b` is `**a**\` and `b`).
@@ -830,6 +928,9 @@ impl Writer {
         } else {
             String::new()
         };
+        if self.inline.len() > open + open_len {
+            self.escape_loose_run(open + open_len);
+        }
         // And leading white space that is text (`foo<i>&nbsp;bar</i>`) goes before the opener,
         // which could not open before it. Spans inside begin after it and stay where they are.
         let at = open;
@@ -913,6 +1014,9 @@ impl Writer {
             self.inline.replace_range(open..open + open_len, "");
             self.opener_removed(open, open_len);
             self.shift_spans(open + open_len, -(open_len as isize));
+            // Two code spans it stood between would now touch and read as one broken span
+            // (`` `f`_`g`_ `` without its `_`).
+            self.unjoin_code(open);
             // Its position is stale now, and content followed it anyway.
             self.fresh_marker = None;
             // A span that was the whole content now follows `prev` itself: it may no
@@ -1096,6 +1200,8 @@ impl Writer {
         if !whole {
             return None;
         }
+        // The span closes here, not in `close_marker`.
+        self.count_open(marker, false);
         self.last_em = None;
         self.last_closed = None;
         self.pending_closer = None;
@@ -1188,6 +1294,7 @@ impl Writer {
             self.inner_closer = None;
             self.innermost = None;
             self.last_em = None;
+            self.count_open(marker, true);
             return Some(open);
         }
         // Not a `*` span whose content ends in a closer (`*a**b.***`): without the `*` that
@@ -1227,7 +1334,22 @@ impl Writer {
         self.inner_closer = None;
         self.innermost = None;
         self.last_em = em;
+        self.count_open(marker, true);
         Some(open)
+    }
+
+    /// A span with `marker` opened (or reopened) or closed.
+    fn count_open(&mut self, marker: &str, opened: bool) {
+        let count = match marker.as_bytes().first() {
+            Some(b'*') => &mut self.delims.open_stars,
+            Some(b'~') => &mut self.delims.open_tildes,
+            _ => return,
+        };
+        *count = if opened {
+            count.saturating_add(1)
+        } else {
+            count.saturating_sub(1)
+        };
     }
 
     /// Markup written as is (task checkboxes, link destinations).
@@ -1568,7 +1690,12 @@ impl Writer {
         if self.fresh_marker.is_some_and(|(_, end)| end > from) {
             self.fresh_marker = None;
         }
+        // A span closed before the taken text (`<b><i>e_</i><kbd>x</kbd></b>`) is still the
+        // one closed last: if the outer opener goes, it meets what precedes it and may need
+        // `*` for `_` (`1*e\_*`x``).
+        let closed = self.last_closed.filter(|&(_, end, _)| end <= from);
         self.clear_span_marks();
+        self.last_closed = closed;
     }
 
     /// Write the paragraph built so far, if any.
@@ -2132,6 +2259,30 @@ pub(super) fn cell_pipes(s: &str, cell: bool) -> Cow<'_, str> {
     } else {
         Cow::Borrowed(s)
     }
+}
+
+/// Whether `b` ends in a backslash-escaped backtick (page text) rather than a code span's
+/// closing fence: a new code span may follow the first directly, not the second, whose fence
+/// it would lengthen. Read as CommonMark does, from the start; past [`MAX_RUN_SCAN`] bytes
+/// the answer is no, which costs a space, not a broken span.
+pub(crate) fn ends_in_escaped_tick(b: &[u8]) -> bool {
+    if b.len() > MAX_RUN_SCAN || b.last() != Some(&b'`') {
+        return false;
+    }
+    let mut no_closer = [false; 32];
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        i = match c {
+            b'\\' if i + 2 == b.len() => return true,
+            b'\\' => i + 2,
+            b'`' => {
+                let n = run_len(b, i, b'`');
+                code_span_end(b, i, n, &mut no_closer).unwrap_or(i + n)
+            }
+            _ => i + 1,
+        };
+    }
+    false
 }
 
 /// Length of the run of `c` at `i`.
