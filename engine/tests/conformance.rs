@@ -1126,6 +1126,7 @@ fn page_text_beside_markers_and_code_reads_back_unchanged() {
         ("<p>x<code> <a href=\"/p\">b</a></code></p>", "x b"),
         ("<p><code><a href=\"/p\">b </a></code>r</p>", "b r"),
         ("<p>a<b><code> x</code></b></p>", "a x"),
+        ("<p><kbd>C<a href=\"/s\"> -</a></kbd></p>", "C -"),
     ];
     for (html, want) in cases {
         let out = md(html);

@@ -331,8 +331,13 @@ impl Writer {
         }
         let b = s.as_bytes();
         let lead = b.iter().take_while(|&&c| is_html_space(c)).count();
-        if lead > 0 && self.space == Space::None {
-            self.space = Space::Pending;
+        if lead > 0 {
+            // Right after an opener (`<kbd>C<a> -</a></kbd>`), the space goes before it, as
+            // for text.
+            self.note_lead_space();
+            if self.space == Space::None {
+                self.space = Space::Pending;
+            }
         }
         if lead == b.len() {
             return;
