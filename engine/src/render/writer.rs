@@ -684,10 +684,7 @@ impl Writer {
     /// which never follows white space.
     /// Only a run from `min` on is looked at (a span's content, not its opener).
     pub fn escape_loose_run(&mut self, min: usize) {
-        if self
-            .fresh_marker
-            .is_some_and(|(_, end)| end == self.inline.len())
-        {
+        if self.marker_just_opened() {
             return;
         }
         let b = self.inline.as_bytes();
@@ -744,15 +741,19 @@ impl Writer {
     /// Code begins with white space right after an opening marker (`<a><code> o</code></a>`):
     /// the space goes before the marker, as for text. False when no marker was just opened.
     pub fn lead_space_at_marker(&mut self) -> bool {
-        if self
-            .fresh_marker
-            .is_some_and(|(_, end)| end == self.inline.len())
-        {
+        if self.marker_just_opened() {
             self.note_lead_space();
             true
         } else {
             false
         }
+    }
+
+    /// Whether the inline buffer ends with the opening marker written last: nothing has
+    /// followed it yet.
+    fn marker_just_opened(&self) -> bool {
+        self.fresh_marker
+            .is_some_and(|(_, end)| end == self.inline.len())
     }
 
     /// White space right after an opening marker belongs before it.
@@ -773,11 +774,7 @@ impl Writer {
 
     /// Write a pending space, if any and if not at the start of a line or after a space.
     pub fn flush_space(&mut self) {
-        if self.space == Space::Pending
-            && self
-                .fresh_marker
-                .is_some_and(|(_, end)| end == self.inline.len())
-        {
+        if self.space == Space::Pending && self.marker_just_opened() {
             self.note_lead_space();
             self.space = Space::None;
             return;
