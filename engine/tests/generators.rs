@@ -1578,6 +1578,22 @@ fn formulas_are_written_as_their_tex() {
         md("<p>So <math><msup><mi>z</mi></msup></math> is.</p>"),
         "So z is.\n"
     );
+    // The check that removes emphasis markers a reader would not pair leaves the TeX alone,
+    // in a paragraph with emphasis before, after or around it: `A_{` and a lone `*` or `~`
+    // look like markers that cannot pair (the `_` of `A_{M_2}` was removed).
+    for (html, tex) in [
+        ("<p><b>Bold</b> then {} and <i>x</i>.</p>", "A_{M_2} * b"),
+        ("<p>First {} then <b>bold</b>.</p>", "x_{i} ~ y^*"),
+        ("<p><b>Sum {} here</b> now.</p>", "\\sum_{k} a_k"),
+        ("<p><i>a</i> {} <b>b</b></p>", "_{*}~"),
+    ] {
+        let out = md(&html.replace("{}", &katex(tex)));
+        assert!(out.contains(&format!("${tex}$")), "{html} {tex}: {out:?}");
+        assert!(
+            !out.bytes().any(|b| b.is_ascii_control() && b != b'\n'),
+            "{out:?}"
+        );
+    }
 }
 
 /// MathJax 3 (CHTML): glyphs drawn with CSS (no text, `aria-hidden`) beside the MathML it

@@ -743,21 +743,19 @@ impl Renderer<'_> {
     fn formula(&mut self, tex: &str, display: bool) {
         let fence = if display { "$$" } else { "$" };
         let cell = self.w.in_table > 0;
-        let mut out = String::with_capacity(tex.len() + 4);
-        out.push_str(fence);
+        let mut out = String::with_capacity(tex.len());
         push_tex(&mut out, tex, cell);
-        if out.len() == fence.len() {
+        if out.is_empty() {
             // Nothing but control characters: `$$` alone would open a displayed formula.
             return;
         }
-        out.push_str(fence);
         // A displayed formula is a block of its own, as on the page (in a table cell it
         // stays in the cell's line).
         let block = display && !self.must_flatten();
         if block {
             self.w.begin_block(false);
         }
-        self.w.raw(&out);
+        self.w.formula(fence, &out);
         if block {
             self.w.end_block();
         }

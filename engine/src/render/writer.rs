@@ -104,6 +104,13 @@ fn push_spaces(out: &mut String, n: usize) {
 /// Longest span content whose delimiters [`Writer::close_marker`] counts to judge a run.
 const MAX_RUN_SCAN: usize = 4096;
 
+/// The bytes around a formula's TeX in the inline buffer, inside its dollars: the delimiter
+/// check leaves what is between them alone (TeX's `_`, `*` and `~` are no markers), and
+/// [`Writer::finish_with`] removes them. Page text never holds control characters (they are
+/// stripped from all of it), so these mark exactly the formulas the writer wrote.
+const TEX_OPEN: u8 = 0x02;
+const TEX_CLOSE: u8 = 0x03;
+
 #[derive(Debug)]
 pub struct Writer {
     pub out: String,
@@ -170,6 +177,8 @@ pub struct Writer {
     block_link: Option<BlockLink>,
     /// What the final delimiter check of the paragraph needs to know.
     delims: DelimState,
+    /// A formula was written: its [`TEX_OPEN`] and [`TEX_CLOSE`] bytes are in the output.
+    formulas: bool,
 }
 
 /// What [`settle_delimiters`] needs to know about the paragraph being built.
@@ -242,6 +251,7 @@ impl Writer {
             lead_space: Vec::new(),
             block_link: None,
             delims: DelimState::default(),
+            formulas: false,
         }
     }
 
@@ -1364,6 +1374,22 @@ impl Writer {
         self.inline.push_str(s);
     }
 
+    /// A formula's TeX between `fence`s (`$` or `$$`), as is.
+    pub fn formula(&mut self, fence: &str, tex: &str) {
+        self.formulas = true;
+        self.open_link_segment();
+        self.last_em = None;
+        self.flush_space();
+        self.guard_adjacent(b'$');
+        let out = &mut self.inline;
+        out.reserve(tex.len() + 2 * fence.len() + 2);
+        out.push_str(fence);
+        out.push(char::from(TEX_OPEN));
+        out.push_str(tex);
+        out.push(char::from(TEX_CLOSE));
+        out.push_str(fence);
+    }
+
     /// A `<br>`: a hard line break, unless at the start of the paragraph.
     pub fn hard_break(&mut self) {
         self.last_em = None;
@@ -1891,6 +1917,10 @@ impl Writer {
         if self.out.len() > self.base {
             self.out.push('\n');
         }
+        if self.formulas {
+            self.out
+                .retain(|c| c != char::from(TEX_OPEN) && c != char::from(TEX_CLOSE));
+        }
         self.out
     }
 }
@@ -2165,7 +2195,8 @@ fn guard_join(out: &mut String, next: &str) {
 
 /// The delimiter runs of `s`, paired: each run's `left` is what a reader leaves literal.
 /// Three `memchr` searches find the bytes that matter: delimiters, syntax that holds text
-/// which is no markup (code spans, autolinks, link destinations), and link text openers.
+/// which is no markup (code spans, autolinks, link destinations), and link text openers (and
+/// formulas, whose TeX holds none either).
 fn scan_runs(s: &str, text_underscore: bool, scratch: &mut Scratch) {
     let b = s.as_bytes();
     let Scratch { runs, brackets } = scratch;
@@ -2177,7 +2208,7 @@ fn scan_runs(s: &str, text_underscore: bool, scratch: &mut Scratch) {
         |i: usize, hit: fn(&[u8]) -> Option<usize>| b.get(i..).and_then(hit).map_or(NIL, |k| i + k);
     let delims: fn(&[u8]) -> Option<usize> = |t| memchr::memchr3(b'*', b'_', b'~', t);
     let syntax: fn(&[u8]) -> Option<usize> = |t| memchr::memchr3(b'`', b'<', b']', t);
-    let opens: fn(&[u8]) -> Option<usize> = |t| memchr::memchr(b'[', t);
+    let opens: fn(&[u8]) -> Option<usize> = |t| memchr::memchr2(b'[', TEX_OPEN, t);
     let (mut d, mut x, mut o) = (find(0, delims), find(0, syntax), find(0, opens));
     let mut i = 0;
     loop {
@@ -2207,6 +2238,12 @@ fn scan_runs(s: &str, text_underscore: bool, scratch: &mut Scratch) {
                 i = code_span_end(b, p, n, &mut no_closer).unwrap_or(p + n);
             }
             b'<' => i = autolink_end(b, p).unwrap_or(i),
+            TEX_OPEN => {
+                i = b
+                    .get(p..)
+                    .and_then(|t| memchr::memchr(TEX_CLOSE, t))
+                    .map_or(b.len(), |k| p + k + 1);
+            }
             b'[' => {
                 let image = p > 0 && b.get(p - 1) == Some(&b'!') && !escaped(b, p - 1);
                 brackets.push((runs.len(), image));
