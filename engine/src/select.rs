@@ -1806,6 +1806,7 @@ fn score_candidates(
         siblings.push((sib, ok));
     }
     with_title_sibling(dom, stats, dropped, top, &mut siblings);
+    with_announced_lists(dom, dropped, &mut siblings);
     // A heading goes with the content it introduces: keep a heading sibling when the next
     // sibling with text (past empty anchors, rules and white space) is kept. One pass from
     // the end carries whether that next sibling is kept.
@@ -1873,7 +1874,7 @@ fn with_title_sibling(
     };
     let Some(head) = before
         .iter()
-        .position(|s| short(s) && holds_title(dom, s.0, &title))
+        .position(|s| short(s) && (holds_title(dom, s.0, &title) || heads_title(dom, s.0, &title)))
     else {
         return;
     };
@@ -1898,6 +1899,26 @@ fn holds_title(dom: &Dom, n: NodeId, title: &str) -> bool {
     })
 }
 
+/// Whether `n` is an `<h1>` that reads as `title` or as its part before a site name (qdoc:
+/// `<h1>QString Class</h1>` under "QString Class | Qt Core 5.15.8"); `n` holds at most
+/// [`TITLE_BLOCK_TEXT`] bytes of text.
+fn heads_title(dom: &Dom, n: NodeId, title: &str) -> bool {
+    if dom.tag(n) != Some(Tag::H1) {
+        return false;
+    }
+    let Some(text) = text_unless(dom, n, |t| t.len() > 4 * TITLE_BLOCK_TEXT) else {
+        return false;
+    };
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    text.chars().count() >= 3
+        && title.strip_prefix(text.as_str()).is_some_and(|rest| {
+            rest.is_empty()
+                || [" | ", " - ", " \u{2013} ", " \u{2014} ", " \u{b7} ", ": "]
+                    .iter()
+                    .any(|sep| rest.starts_with(sep))
+        })
+}
+
 /// A `<p>`, or a `<div>` with no block inside it (as Readability reads one: no blockquote,
 /// dl, div, img, list, p, pre or table): a lead paragraph written as `div.perex` beside the
 /// article body (aktualne.cz) is prose, not furniture. Only siblings of the content are
@@ -1910,6 +1931,43 @@ fn reads_as_paragraph(dom: &Dom, id: NodeId) -> bool {
             .any(|d| dom.tag(d).is_some_and(paragraph_breaker)),
         _ => false,
     }
+}
+
+/// A list right after a kept paragraph that stops short of a full stop, past white space,
+/// is kept: it is what the paragraph announces ("Here are the relevant sections in the new
+/// and old books:" over two links; SQLite's "A rowid table is any table in an SQLite schema
+/// that" over its two conditions, half of their text links), and the paragraph would be
+/// left hanging without it. Runs after the siblings are judged, title block included.
+fn with_announced_lists(dom: &Dom, dropped: &[bool], siblings: &mut [(NodeId, bool)]) {
+    // The kept paragraph before, if it stops short; reset by any other element or text.
+    let mut announcing = false;
+    for (sib, ok) in siblings.iter_mut() {
+        let sib = *sib;
+        match dom.tag(sib) {
+            None if dom.text_of(sib).trim().is_empty() => continue,
+            Some(Tag::Ul | Tag::Ol)
+                if announcing && !dropped.get(sib as usize).copied().unwrap_or(false) =>
+            {
+                *ok = true;
+            }
+            _ => {}
+        }
+        announcing = *ok && unfinished_paragraph(dom, sib);
+    }
+}
+
+/// A `<p>` whose text stops short of a full stop ("The options are:", "… such that").
+fn unfinished_paragraph(dom: &Dom, p: NodeId) -> bool {
+    if dom.tag(p) != Some(Tag::P) {
+        return false;
+    }
+    let last = dom
+        .descendants(p)
+        .map(|d| dom.text_of(d).trim())
+        .filter(|t| !t.is_empty())
+        .last()
+        .unwrap_or("");
+    !last.is_empty() && !last.ends_with(['.', '!', '?', ')', '"'])
 }
 
 /// A sibling of the content that goes on with the same document although it scored low
@@ -2349,19 +2407,10 @@ fn introduced(dom: &Dom, n: NodeId) -> bool {
     if prev == NONE {
         return false;
     }
-    match dom.tag(prev) {
-        Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6) => true,
-        Some(Tag::P) => {
-            let last = dom
-                .descendants(prev)
-                .map(|d| dom.text_of(d).trim())
-                .filter(|t| !t.is_empty())
-                .last()
-                .unwrap_or("");
-            !last.is_empty() && !last.ends_with(['.', '!', '?', ')', '"'])
-        }
-        _ => false,
-    }
+    matches!(
+        dom.tag(prev),
+        Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+    ) || unfinished_paragraph(dom, prev)
 }
 
 #[cfg(test)]

@@ -368,6 +368,109 @@ fn member_summary_tables_under_their_headings_are_kept() {
 }
 
 #[test]
+fn what_lies_between_the_title_heading_and_the_content_is_kept() {
+    // qdoc's class pages: under `<h1>QString Class</h1>` (the `<title>`'s part before the
+    // site name) the brief line, which ends in a "More..." link to the description, and
+    // the table of the header to include, then the longer description that wins the score.
+    // Readability's sibling rule left both out (a short paragraph with a link; a table no
+    // heading introduces). The list of links between them is still a list of links.
+    let description = paragraphs(
+        16,
+        "QString stores a string of 16-bit <a href=\"qchar.html\">QChar</a>s, where each \
+         QChar corresponds to one UTF-16 code unit, and uses <a href=\"implicit-sharing.html\">\
+         implicit sharing</a> (copy-on-write) to reduce memory usage and to avoid the needless \
+         copying of data.",
+    );
+    let page = |h1: &str| {
+        format!(
+            "<!DOCTYPE html><html><head><title>QString Class | Qt Core 5.15.8</title></head><body>\
+             <div class=\"content mainContent\"><h1 class=\"title\">{h1}</h1>\
+             <p>The QString class provides a Unicode character string. <a href=\"#details\">More...</a></p>\
+             <div class=\"table\"><table class=\"alignedsummary\"><tr><td> Header:</td><td> #include &lt;QString&gt;</td></tr>\
+             <tr><td> qmake:</td><td> QT += core</td></tr></table></div>\
+             <ul><li><a href=\"qstring-members.html\">List of all members, including inherited members</a></li>\
+             <li><a href=\"qstring-obsolete.html\">Obsolete members</a></li></ul>\
+             <div class=\"descr\"><h2 id=\"details\">Detailed Description</h2>{description}</div>\
+             </div></body></html>"
+        )
+    };
+    let md = pruned(&page("QString Class"));
+    assert!(
+        md.contains("The QString class provides a Unicode character string. [More...](#details)"),
+        "{md}"
+    );
+    assert!(md.contains("| qmake: | QT += core |"), "{md}");
+    assert!(md.contains("uses [implicit sharing]"), "{md}");
+    assert!(!md.contains("List of all members"), "{md}");
+    // A heading that is not the page's title opens no such head.
+    let md = pruned(&page("Strings in Qt"));
+    assert!(!md.contains("QT += core"), "{md}");
+}
+
+#[test]
+fn a_list_its_paragraph_announces_is_kept() {
+    // The Rust book's first-edition pages (rust-doc): a note that the chapter moved, then
+    // "Here are the relevant sections in the new and old books:" over a list of two links.
+    // Scored, the list read as a link list beside the content, and the paragraph was left
+    // hanging on its colon.
+    let page = r#"<!DOCTYPE html><html><head><title>Testing</title></head><body class="rustdoc">
+<div id="versioninfo"><img src="../rust-logo-32x32-blk.png" alt="Rust logo"><br>
+<span class="white-sticker"><a href="https://www.rust-lang.org">Rust</a> 1.63.0</span><br></div>
+<h1 class="title">Testing</h1>
+<p><small>There is a new edition of the book and this is an old link.</small></p>
+<blockquote><p>Rust includes support for writing software tests within the language itself.</p></blockquote>
+<div class="example-wrap"><pre class="rust">#[cfg(test)]
+mod tests {
+    #[test]
+    fn it_works() {
+    }
+}</pre></div>
+<hr />
+<p>Here are the relevant sections in the new and old books:</p>
+<ul>
+<li><strong><a href="ch11-00-testing.html">in the current edition: Ch 11.00 — Testing</a></strong></li>
+<li><small><a href="https://doc.rust-lang.org/1.30.0/book/first-edition/testing.html">In the first edition: Ch 4.2 — Testing</a></small></li>
+</ul>
+<footer><p>Copyright &copy; 2011 The Rust Project Developers. Licensed under the
+<a href="http://www.apache.org/licenses/LICENSE-2.0">Apache License, Version 2.0</a>.</p></footer>
+</body></html>"#;
+    let md = pruned(page);
+    assert!(md.contains("There is a new edition of the book"), "{md}");
+    assert!(
+        md.contains("- [**in the current edition: Ch 11.00 — Testing**](ch11-00-testing.html)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("[In the first edition: Ch 4.2 — Testing]"),
+        "{md}"
+    );
+    assert!(!md.contains("Copyright"), "{md}");
+    // SQLite: a definition whose sentence the list finishes, half of the list's text links.
+    let quirk = |i: usize| {
+        format!(
+            "<li><p>The PRIMARY KEY of a rowid table is usually not the true primary key for \
+             the table, in the sense that it is not the unique key used by the underlying \
+             <a href=\"fileformat2.html#btree\">B-tree</a> storage engine, quirk {i}.</li>"
+        )
+    };
+    let page = format!(
+        "<html><head><title>Rowid Tables</title></head><body><h1 align=\"center\">Rowid Tables</h1>\
+         <h2>1.0 Definition</h2><p>A \"rowid table\" is any table in an SQLite schema that\
+         <ul><li>is <em>not</em> a <a href=\"vtab.html\">virtual table</a>, and\
+         <li>is <em>not</em> a <a href=\"withoutrowid.html\">WITHOUT ROWID</a> table.</ul>\
+         <p>Rowid tables are distinguished by the fact that they all have a unique, non-NULL, \
+         signed 64-bit integer rowid that is used as the access key for the data.\
+         <h2>2.0 Quirks</h2><ul>{}</ul></body></html>",
+        (0..8).map(quirk).collect::<String>()
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("schema that\n\n- is _not_ a [virtual table](vtab.html), and\n"),
+        "{md}"
+    );
+}
+
+#[test]
 fn asciidoc_header_block_with_the_headline_is_kept() {
     // AsciiDoc (git's manual pages): `div#header` holds the page's `<h1>` and its NAME
     // section; named like a site header, it was dropped, title and all.
