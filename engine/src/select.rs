@@ -1807,6 +1807,7 @@ fn score_candidates(
     }
     with_title_sibling(dom, stats, dropped, top, &mut siblings);
     with_announced_lists(dom, dropped, &mut siblings);
+    with_text_between(dom, stats, &mut siblings);
     // A heading goes with the content it introduces: keep a heading sibling when the next
     // sibling with text (past empty anchors, rules and white space) is kept. One pass from
     // the end carries whether that next sibling is kept.
@@ -1953,6 +1954,39 @@ fn with_announced_lists(dom: &Dom, dropped: &[bool], siblings: &mut [(NodeId, bo
             _ => {}
         }
         announcing = *ok && unfinished_paragraph(dom, sib);
+    }
+}
+
+/// Text written straight into the content's parent (SQLite's pages leave `<p>` out after a
+/// list: "Most tables in a typical SQLite database schema are rowid tables.") is kept when
+/// the siblings with text on both sides of it are: Readability reads element siblings only.
+fn with_text_between(dom: &Dom, stats: &Stats, siblings: &mut [(NodeId, bool)]) {
+    // Kept status of the last sibling with text before, and the text node waiting for the
+    // next one's.
+    let mut before = false;
+    let mut waiting: Option<usize> = None;
+    for i in 0..siblings.len() {
+        let Some(&(sib, ok)) = siblings.get(i) else {
+            break;
+        };
+        let text = match dom.tag(sib) {
+            None => !dom.text_of(sib).trim().is_empty(),
+            Some(_) => stats.text(sib) > 0,
+        };
+        if !text {
+            continue;
+        }
+        if let Some(w) = waiting.take() {
+            if ok {
+                if let Some(x) = siblings.get_mut(w) {
+                    x.1 = true;
+                }
+            }
+        }
+        if dom.tag(sib).is_none() && !ok && before {
+            waiting = Some(i);
+        }
+        before = ok;
     }
 }
 

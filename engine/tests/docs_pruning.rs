@@ -458,6 +458,7 @@ mod tests {
          <h2>1.0 Definition</h2><p>A \"rowid table\" is any table in an SQLite schema that\
          <ul><li>is <em>not</em> a <a href=\"vtab.html\">virtual table</a>, and\
          <li>is <em>not</em> a <a href=\"withoutrowid.html\">WITHOUT ROWID</a> table.</ul>\
+         Most tables in a typical SQLite database schema are rowid tables.\
          <p>Rowid tables are distinguished by the fact that they all have a unique, non-NULL, \
          signed 64-bit integer rowid that is used as the access key for the data.\
          <h2>2.0 Quirks</h2><ul>{}</ul></body></html>",
@@ -466,6 +467,11 @@ mod tests {
     let md = pruned(&page);
     assert!(
         md.contains("schema that\n\n- is _not_ a [virtual table](vtab.html), and\n"),
+        "{md}"
+    );
+    // The text after the list, which SQLite writes without a `<p>`, between kept siblings.
+    assert!(
+        md.contains("\n\nMost tables in a typical SQLite database schema are rowid tables.\n\n"),
         "{md}"
     );
 }
