@@ -1814,11 +1814,7 @@ fn score_candidates(
     let mut next_kept = false;
     for (sib, ok) in siblings.iter_mut().rev() {
         let sib = *sib;
-        let text = match dom.tag(sib) {
-            None => !dom.text_of(sib).trim().is_empty(),
-            Some(Tag::Hr) => false,
-            Some(_) => stats.text(sib) > 0,
-        };
+        let text = has_text(dom, stats, sib);
         if !*ok
             && text
             && next_kept
@@ -1895,9 +1891,15 @@ fn with_title_sibling(
 fn holds_title(dom: &Dom, n: NodeId, title: &str) -> bool {
     std::iter::once(n).chain(dom.descendants(n)).any(|d| {
         matches!(dom.tag(d), Some(Tag::P | Tag::Div))
-            && text_unless(dom, d, |t| t.len() > 4 * TITLE_BLOCK_TEXT)
-                .is_some_and(|t| t.split_whitespace().collect::<Vec<_>>().join(" ") == title)
+            && title_block_text(dom, d).is_some_and(|t| t == title)
     })
+}
+
+/// The text under `n`, white space collapsed, unless it is longer than a title block's can
+/// be (the walk stops there).
+fn title_block_text(dom: &Dom, n: NodeId) -> Option<String> {
+    text_unless(dom, n, |t| t.len() > 4 * TITLE_BLOCK_TEXT)
+        .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// Whether `n` is an `<h1>` that reads as `title` or as its part before a site name (qdoc:
@@ -1907,10 +1909,9 @@ fn heads_title(dom: &Dom, n: NodeId, title: &str) -> bool {
     if dom.tag(n) != Some(Tag::H1) {
         return false;
     }
-    let Some(text) = text_unless(dom, n, |t| t.len() > 4 * TITLE_BLOCK_TEXT) else {
+    let Some(text) = title_block_text(dom, n) else {
         return false;
     };
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     text.chars().count() >= 3
         && title.strip_prefix(text.as_str()).is_some_and(|rest| {
             rest.is_empty()
@@ -1969,11 +1970,7 @@ fn with_text_between(dom: &Dom, stats: &Stats, siblings: &mut [(NodeId, bool)]) 
         let Some(&(sib, ok)) = siblings.get(i) else {
             break;
         };
-        let text = match dom.tag(sib) {
-            None => !dom.text_of(sib).trim().is_empty(),
-            Some(_) => stats.text(sib) > 0,
-        };
-        if !text {
+        if !has_text(dom, stats, sib) {
             continue;
         }
         if let Some(w) = waiting.take() {
@@ -1987,6 +1984,15 @@ fn with_text_between(dom: &Dom, stats: &Stats, siblings: &mut [(NodeId, bool)]) 
             waiting = Some(i);
         }
         before = ok;
+    }
+}
+
+/// Whether a sibling of the content shows text: a text node other than white space, or an
+/// element with text under it (an `<hr>` or empty anchor has none).
+fn has_text(dom: &Dom, stats: &Stats, n: NodeId) -> bool {
+    match dom.tag(n) {
+        None => !dom.text_of(n).trim().is_empty(),
+        Some(_) => stats.text(n) > 0,
     }
 }
 

@@ -936,23 +936,22 @@ fn nested_emphasis_that_cannot_close_drops_its_markers_not_the_text() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Text a GFM reader shows (strikethrough and tables on), outside code, with white space
-/// collapsed.
-fn read_text_gfm(md: &str) -> String {
+/// The text a GFM reader sees (strikethrough and tables on: text and code, formatting
+/// dropped, a space between paragraphs and cells), white space collapsed.
+fn read_text(md: &str) -> String {
     let opts =
-        pulldown_cmark::Options::ENABLE_STRIKETHROUGH | pulldown_cmark::Options::ENABLE_TABLES;
-    let mut code = 0;
-    let mut out = String::new();
+        pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_STRIKETHROUGH;
+    let mut text = String::new();
     for event in Parser::new_ext(md, opts) {
         match event {
-            Event::Start(Tag::CodeBlock(_)) => code += 1,
-            Event::End(TagEnd::CodeBlock) => code -= 1,
-            Event::Text(t) if code == 0 => out.push_str(&t),
-            Event::SoftBreak | Event::HardBreak | Event::End(TagEnd::TableCell) => out.push(' '),
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            Event::SoftBreak
+            | Event::HardBreak
+            | Event::End(TagEnd::Paragraph | TagEnd::TableCell) => text.push(' '),
             _ => {}
         }
     }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[test]
@@ -994,7 +993,7 @@ fn emphasis_markers_a_reader_would_not_pair_go_and_their_text_stays() {
     let mut failures = Vec::new();
     for (html, want) in cases {
         let out = md(html);
-        let text = read_text_gfm(&out);
+        let text = read_text(&out);
         if text.contains(['*', '_', '~']) || text != want {
             failures.push(format!(
                 "{html}\n  gave {out:?}\n  read {text:?}\n  want {want:?}"
@@ -1077,21 +1076,6 @@ fn an_empty_header_row_stays_the_header() {
     // An empty header over nothing is no table.
     let out = md("<table><thead><tr><th></th></tr></thead></table><p>x</p>");
     assert_eq!(out, "x\n", "in:\n{out}");
-}
-
-/// The text a GFM reader sees (text and code, formatting dropped), white space collapsed.
-fn read_text(md: &str) -> String {
-    let opts =
-        pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_STRIKETHROUGH;
-    let mut text = String::new();
-    for event in Parser::new_ext(md, opts) {
-        match event {
-            Event::Text(t) | Event::Code(t) => text.push_str(&t),
-            Event::SoftBreak | Event::HardBreak | Event::End(TagEnd::Paragraph) => text.push(' '),
-            _ => {}
-        }
-    }
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[test]

@@ -1367,20 +1367,23 @@ impl Writer {
     /// Markup written as is (task checkboxes, link destinations).
     pub fn raw(&mut self, s: &str) {
         self.delims.text_underscore |= self.delims.markers && s.contains('_');
+        self.before_markup(s.as_bytes().first().copied().unwrap_or(b' '));
+        self.inline.push_str(s);
+    }
+
+    /// What comes before markup written as is whose first byte is `first`: the link
+    /// segment opened, the `_` switch and pending space settled, adjacency guarded.
+    fn before_markup(&mut self, first: u8) {
         self.open_link_segment();
         self.last_em = None;
         self.flush_space();
-        self.guard_adjacent(s.as_bytes().first().copied().unwrap_or(b' '));
-        self.inline.push_str(s);
+        self.guard_adjacent(first);
     }
 
     /// A formula's TeX between `fence`s (`$` or `$$`), as is.
     pub fn formula(&mut self, fence: &str, tex: &str) {
         self.formulas = true;
-        self.open_link_segment();
-        self.last_em = None;
-        self.flush_space();
-        self.guard_adjacent(b'$');
+        self.before_markup(b'$');
         let out = &mut self.inline;
         out.reserve(tex.len() + 2 * fence.len() + 2);
         out.push_str(fence);
