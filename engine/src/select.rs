@@ -243,9 +243,23 @@ fn ancestors_of(dom: &Dom, roots: &[NodeId]) -> Vec<bool> {
 /// Prepend the page's `<h1>` when the chosen content lacks it (news pages often put the
 /// headline in a header block above the story body).
 fn with_title(dom: &Dom, order: &[NodeId], flags: &Flags, roots: Vec<NodeId>) -> Vec<NodeId> {
-    let contains_h1 = roots.iter().any(|&r| dom.find(r, Tag::H1).is_some());
-    if contains_h1 {
-        return roots;
+    // An `<h1>` in the content heads it, unless it is a section's heading under a title
+    // block left outside (the Doxygen manual: `div.title` "Documenting the code" above
+    // `<h1>Special comment blocks</h1>`).
+    if let Some(h1) = roots.iter().find_map(|&r| dom.find(r, Tag::H1)) {
+        let titled = page_title(dom).is_none_or(|t| headline_text(dom, h1, &t));
+        let Some(&first) = roots.first() else {
+            return roots;
+        };
+        return match headline_block(dom, order, flags, first) {
+            // Not when the `<h1>` says it again (with a permalink sign after it: Sphinx).
+            Some(headline) if !titled && !repeats(dom, h1, headline) => {
+                let mut v = vec![with_subtitle(dom, headline)];
+                v.extend(roots);
+                v
+            }
+            _ => roots,
+        };
     }
     let h1s: Vec<NodeId> = order
         .iter()
@@ -272,7 +286,7 @@ fn with_title(dom: &Dom, order: &[NodeId], flags: &Flags, roots: Vec<NodeId>) ->
         }
         ([], Some(&first)) => match headline_block(dom, order, flags, first) {
             Some(headline) => {
-                let mut v = vec![headline];
+                let mut v = vec![with_subtitle(dom, headline)];
                 v.extend(roots);
                 v
             }
@@ -351,6 +365,46 @@ fn headline_block(dom: &Dom, order: &[NodeId], flags: &Flags, first: NodeId) -> 
         }
         headline_text(dom, n, &title)
     })
+}
+
+/// Whether the text of `a` starts with that of `b` (both at most a title block's length),
+/// white space collapsed.
+fn repeats(dom: &Dom, a: NodeId, b: NodeId) -> bool {
+    match (title_block_text(dom, a), title_block_text(dom, b)) {
+        (Some(a), Some(b)) => a.starts_with(&b),
+        _ => false,
+    }
+}
+
+/// A headline heading's parent when it holds just the heading and a short line of plain
+/// text after it (gtk-doc's `<td><h2>Running GLib Applications</h2><p>Running GLib
+/// Applications — How to run and debug your GLib application</p></td>`): the line says
+/// what the page is about.
+fn with_subtitle(dom: &Dom, headline: NodeId) -> NodeId {
+    let parent = dom.node(headline).parent;
+    if parent == NONE
+        || !matches!(
+            dom.tag(headline),
+            Some(Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+        )
+    {
+        return headline;
+    }
+    let mut paragraphs = 0;
+    for c in dom.children(parent) {
+        match dom.tag(c) {
+            None if dom.text_of(c).trim().is_empty() => {}
+            _ if c == headline => {}
+            Some(Tag::P) if paragraphs == 0 && dom.find(c, Tag::A).is_none() => paragraphs += 1,
+            _ => return headline,
+        }
+    }
+    let short = text_unless(dom, parent, |t| t.len() > TITLE_BLOCK_TEXT).is_some();
+    if paragraphs == 1 && short {
+        parent
+    } else {
+        headline
+    }
 }
 
 /// The first root, when `with_title` added a headline block that is not a heading.
@@ -1980,7 +2034,7 @@ fn with_text_between(dom: &Dom, stats: &Stats, siblings: &mut [(NodeId, bool)]) 
                 }
             }
         }
-        if dom.tag(sib).is_none() && !ok && before {
+        if matches!(dom.tag(sib), None | Some(Tag::P)) && !ok && before {
             waiting = Some(i);
         }
         before = ok;
@@ -2254,6 +2308,7 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             && !introduced(dom, n)
             && !entry_among_prose(dom, stats, n)
             && !titled_names(dom, n)
+            && !defines_name(dom, n)
             && !linked_figure(dom, n)
             && !tab_row(dom, n);
         let form = tag == Tag::Form;
@@ -2418,6 +2473,49 @@ fn titled_names(dom: &Dom, n: NodeId) -> bool {
         }
     }
     links > 0
+}
+
+/// Most bytes of text before the first link of a [`defines_name`] line.
+const DEFINED_NAME_TEXT: usize = 80;
+
+/// A block that opens by defining a name with links: the text before its first link ends
+/// in `=` or `::` (Erlang's `Thing = <a>atom()</a> | <a>integer()</a> | …`), or the link
+/// is the name and `::` follows it (Haddock's instance methods: `<a>fromList</a> ::
+/// [<a>Item</a> …`). A link list never opens that way. A list of such names linked is an
+/// index of the declarations below (Haddock's synopsis), which the links go to.
+fn defines_name(dom: &Dom, n: NodeId) -> bool {
+    let mut before = String::new();
+    for d in dom.descendants(n) {
+        if dom.tag(d) == Some(Tag::A) {
+            let head = before.trim_end();
+            let next = dom.node(d).next;
+            let typed = next != NONE
+                && dom.tag(next).is_none()
+                && dom.text_of(next).trim_start().starts_with("::")
+                && !in_list_item(dom, d, n);
+            return typed || (head.len() > 1 && (head.ends_with('=') || head.ends_with("::")));
+        }
+        before.push_str(dom.text_of(d));
+        if before.len() > DEFINED_NAME_TEXT {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether `d` is inside an `<li>` under `root` (or `root` is one).
+fn in_list_item(dom: &Dom, d: NodeId, root: NodeId) -> bool {
+    let mut at = d;
+    while at != NONE {
+        if dom.tag(at) == Some(Tag::Li) {
+            return true;
+        }
+        if at == root {
+            break;
+        }
+        at = dom.node(at).parent;
+    }
+    false
 }
 
 /// A block the text before it announces: the previous element is a heading ("See Also")

@@ -83,6 +83,51 @@ fn short_api_lines_with_links_inside_the_content_are_kept() {
         md.contains("T = [term()](/erts/erlang.html#type-term)"),
         "{md}"
     );
+    // A line that defines a name by several links: `Thing = atom() | integer() | …`.
+    let types = |line: &str| {
+        format!(
+            "<html><body><div id=\"content\"><h2>concat(Things) -&gt; string()</h2>\
+             <div class=\"REFTYPES\"><span class=\"bold_code\">Things = [Thing]</span></div>\
+             <div class=\"REFTYPES\"><span class=\"bold_code\">{line}</span></div>\
+             {prose}</div></body></html>"
+        )
+    };
+    let md = pruned(&types(
+        "Thing = <a href=\"/t#atom\">atom()</a> | <a href=\"/t#integer\">integer()</a> | \
+         <a href=\"/t#float\">float()</a> | <a href=\"/t#string\">string()</a>",
+    ));
+    assert!(
+        md.contains("Thing = [atom()](/t#atom) | [integer()](/t#integer) | [float()](/t#float)"),
+        "{md}"
+    );
+    // Haddock's instance methods: each line opens with the method's link and its `::`.
+    let md = pruned(&types(
+        "<p class=\"caption\">Methods</p><p class=\"src\"><a href=\"#v:fromList\">fromList</a> :: \
+         [<a href=\"/Exts.html#t:Item\">Item</a> (<a href=\"#t:KeyMap\">KeyMap</a> v)] -&gt; \
+         <a href=\"#t:KeyMap\">KeyMap</a> v</p>",
+    ));
+    assert!(
+        md.contains("[fromList](#v:fromList) :: \\[[Item](/Exts.html#t:Item)"),
+        "{md}"
+    );
+    // A list of such lines is an index of the declarations below (Haddock's synopsis).
+    let synopsis = format!(
+        "<html><body><div id=\"content\"><div id=\"synopsis\"><details><summary>Synopsis</summary><ul>{}</ul>\
+         </details></div>{prose}</div></body></html>",
+        ["json", "value", "jstring"]
+            .map(|name| format!(
+                "<li><a href=\"#v:{name}\">{name}</a> :: Parser <a href=\"#t:Value\">Value</a></li>"
+            ))
+            .concat()
+    );
+    let md = pruned(&synopsis);
+    assert!(!md.contains("jstring"), "{md}");
+    // The same links with a label before them are still a list of links.
+    let md = pruned(&types(
+        "Related: <a href=\"/t#atom\">atom()</a> | <a href=\"/t#integer\">integer()</a> | \
+         <a href=\"/t#float\">float()</a> | <a href=\"/t#string\">string()</a>",
+    ));
+    assert!(!md.contains("integer()"), "{md}");
     // Doxygen: `#include` lines whose file names are links, inside code.
     let doxygen = format!(
         "<html><body><div class=\"contents\">{prose}\
@@ -405,6 +450,132 @@ fn what_lies_between_the_title_heading_and_the_content_is_kept() {
     // A heading that is not the page's title opens no such head.
     let md = pruned(&page("Strings in Qt"));
     assert!(!md.contains("QT += core"), "{md}");
+}
+
+#[test]
+fn a_paragraph_between_kept_blocks_is_kept_however_linked() {
+    // qdoc: the description's "See also" line sits between it and the member
+    // documentation, both kept; most of its text is links, so Readability's sibling rule
+    // left it out. Between two kept blocks it goes on with the document. (The long summary
+    // table of links keeps the content's parent from scoring above the member docs.)
+    let description = paragraphs(
+        12,
+        "The description of QString is documented here at length, with the rules that \
+         decide how <a href=\"qchar.html\">QChar</a> values are compared and copied.",
+    );
+    let entries = |n: usize| {
+        (0..n)
+            .map(|i| {
+                format!(
+                    "<h3 class=\"fn\" id=\"f{i}\"><span class=\"name\">function{i}</span>()</h3>\
+                     <p>Returns the number of characters in this string, as function {i} counts \
+                     them for the caller.</p><p><b>See also </b><a href=\"#size\">size</a>().</p>"
+                )
+            })
+            .collect::<String>()
+    };
+    let summary = (0..100)
+        .map(|i| format!("<tr><td> </td><td><b><a href=\"#f{i}\">function{i}</a></b>(int <i>n</i>)</td></tr>"))
+        .collect::<String>();
+    let page = |between: &str| {
+        format!(
+            "<!DOCTYPE html><html><head><title>QString Class | Qt Core 5.15.8</title></head><body>\
+             <div class=\"content mainContent\"><h1 class=\"title\">QString Class</h1>\
+             <h2>Public Functions</h2><div class=\"table\"><table class=\"alignedsummary\">{summary}</table></div>\
+             <div class=\"descr\"><h2 id=\"details\">Detailed Description</h2>{description}</div>\
+             {between}\
+             <div class=\"types\"><h2>Member Type Documentation</h2>{}</div>\
+             <div class=\"func\"><h2>Member Function Documentation</h2>{}</div>\
+             </div><div class=\"footer\"><p><a href=\"/\">Home</a> <a href=\"/about\">About</a></p></div>\
+             </body></html>",
+            entries(4),
+            entries(80),
+        )
+    };
+    let see_also = "<p><b>See also </b><a href=\"qstring.html#fromRawData\">fromRawData</a>(), \
+                    <a href=\"qchar.html\">QChar</a>, <a href=\"qlatin1string.html\">QLatin1String</a>, \
+                    and <a href=\"qstringref.html\">QStringRef</a>.</p>";
+    let md = pruned(&page(see_also));
+    assert!(
+        md.contains(
+            "**See also** [fromRawData](qstring.html#fromRawData)(), [QChar](qchar.html), ["
+        ),
+        "{md}"
+    );
+    assert!(md.contains("## Member Type Documentation"), "{md}");
+    assert!(!md.contains("[About]"), "{md}");
+    // A list of links there is still a list of links.
+    let md = pruned(&page(
+        "<ul><li><a href=\"a.html\">Another class</a></li><li><a href=\"b.html\">Yet another class</a></li></ul>",
+    ));
+    assert!(!md.contains("Another class"), "{md}");
+    assert!(md.contains("## Member Type Documentation"), "{md}");
+}
+
+#[test]
+fn a_headline_outside_the_content_comes_with_its_subtitle() {
+    // gtk-doc: no `<h1>`; the headline is an `<h2>` in a layout table before the content,
+    // and the line under it says what the page is about.
+    let prose = |n: usize| {
+        paragraphs(
+            n,
+            "The runtime behaviour of GLib applications can be influenced by a number of \
+             environment variables, which are described in this section one by one.",
+        )
+    };
+    let gtkdoc = |subtitle: &str| {
+        format!(
+            "<html><head><title>Running GLib Applications: GLib Reference Manual</title></head><body>\
+             <table class=\"navigation\"><tr><td><a href=\"index.html\">Home</a></td></tr></table>\
+             <div class=\"refentry\"><div class=\"refnamediv\"><table width=\"100%\"><tr><td valign=\"top\">\
+             <h2><span class=\"refentrytitle\">Running GLib Applications</span></h2>{subtitle}</td>\
+             <td class=\"gallery_image\"></td></tr></table></div>\
+             <div class=\"refsect1\"><h2>Running and debugging GLib Applications</h2>\
+             <div class=\"refsect2\"><h3>Environment variables</h3>{}</div>\
+             <div class=\"refsect2\"><h3>Locale</h3>{}</div></div></div></body></html>",
+            prose(30),
+            prose(2),
+        )
+    };
+    let md = pruned(&gtkdoc(
+        "<p>Running GLib Applications — How to run and debug your GLib application</p>",
+    ));
+    assert!(
+        md.contains(
+            "## Running GLib Applications\n\nRunning GLib Applications — How to run and debug your GLib application\n\n## Running and debugging"
+        ),
+        "{md}"
+    );
+    // A line of links under it is not a subtitle: the headline comes alone.
+    let md = pruned(&gtkdoc(
+        "<p><a href=\"a.html\">Previous page</a> <a href=\"b.html\">Next page</a></p>",
+    ));
+    assert!(
+        md.contains("## Running GLib Applications\n\n## Running and debugging"),
+        "{md}"
+    );
+    assert!(!md.contains("Next page"), "{md}");
+    // The Doxygen manual: `div.title` holds the page's name, outside the content, whose
+    // sections are `<h1>`s of their own.
+    let doxygen = |title: &str| {
+        format!(
+            "<html><head><title>Doxygen: Documenting the code</title></head><body>\
+             <div id=\"top\"><div id=\"projectname\">Doxygen</div></div>\
+             <div class=\"header\"><div class=\"headertitle\"><div class=\"title\">{title}</div></div></div>\
+             <div class=\"contents\"><div class=\"textblock\"><p>This chapter covers two topics.</p>\
+             <h1><a class=\"anchor\" id=\"specialblock\"></a>Special comment blocks</h1>{}</div></div>\
+             </body></html>",
+            prose(8),
+        )
+    };
+    let md = pruned(&doxygen("Documenting the code"));
+    assert!(
+        md.contains("# Documenting the code\n\nThis chapter covers two topics."),
+        "{md}"
+    );
+    // Not when the content's `<h1>` is the headline already.
+    let md = pruned(&doxygen("Special comment blocks"));
+    assert_eq!(md.matches("Special comment blocks").count(), 1, "{md}");
 }
 
 #[test]
