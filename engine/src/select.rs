@@ -78,7 +78,25 @@ pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
         .iter()
         .copied()
         .filter(|&n| dom.tag(n) == Some(Tag::Article) && !flags.hidden(n));
-    if let (Some(article), None) = (articles.next(), articles.next()) {
+    // Not an article that is one titled section of a page of them (Erlang writes each
+    // function's entry as an `<article>`: a module with one function has one).
+    let lone = match (articles.next(), articles.next()) {
+        (Some(article), None) => sections_parent(
+            dom,
+            article,
+            |n| {
+                dom.tag(n).is_some()
+                    && dom
+                        .descendants(n)
+                        .any(|d| !dom.text_of(d).trim().is_empty())
+            },
+            |n| mostly_links(dom, n),
+        )
+        .is_none()
+        .then_some(article),
+        _ => None,
+    };
+    if let Some(article) = lone {
         let mut roots = vec![article];
         if let Some(header) = section_header(dom, article) {
             roots.insert(0, header);
@@ -1813,6 +1831,13 @@ fn score_candidates(
     }
     top = entries_parent(dom, stats, &score, top).unwrap_or(top);
     top = with_surrounding_prose(dom, stats, top);
+    top = sections_parent(
+        dom,
+        top,
+        |n| has_text(dom, stats, n),
+        |n| stats.link_density(n) >= 0.5,
+    )
+    .unwrap_or(top);
     if dom.tag(top) == Some(Tag::Body) {
         return None;
     }
@@ -2143,7 +2168,12 @@ fn with_surrounding_prose(dom: &Dom, stats: &Stats, top: NodeId) -> NodeId {
         let added = at(&stats.text, up).saturating_sub(at(&stats.text, cur));
         let added_para = at(&stats.para, up).saturating_sub(at(&stats.para, cur));
         let added_link = at(&stats.link, up).saturating_sub(at(&stats.link, cur));
-        if added_para >= 200 && added_para * 2 >= added && added_link * 4 <= added {
+        // Less prose counts when it is as much as the content holds: the content is a short
+        // box inside a short page (a note whose `div.content` the class weight favours,
+        // Erlang's guides).
+        let prose = added_para >= 200
+            || (added_para >= SHORT_PROSE && added_para * 2 >= at(&stats.text, cur));
+        if prose && added_para * 2 >= added && added_link * 4 <= added {
             best = up;
         } else if added >= 100 {
             return best;
@@ -2151,6 +2181,9 @@ fn with_surrounding_prose(dom: &Dom, stats: &Stats, top: NodeId) -> NodeId {
         cur = up;
     }
 }
+
+/// Least prose [`with_surrounding_prose`] climbs for beside a content as short as twice it.
+const SHORT_PROSE: u64 = 50;
 
 /// Readability's climb: a parent can score above its best child when content elsewhere
 /// under it adds up. Going up while the scores stay above a third of the candidate's, the
@@ -2221,6 +2254,79 @@ fn is_entry_run(dom: &Dom, stats: &Stats, score: &[f32], a: NodeId, p: NodeId) -
         }
     }
     n >= MIN_ENTRIES && scored * 2 > n && text * 2 > stats.text(p) && added_link * 2 < added
+}
+
+/// How far [`sections_parent`] climbs from the content to find its sections' parent.
+const SECTION_CLIMB: usize = 6;
+/// How many titled sections make a document of sections.
+const MIN_SECTIONS: usize = 3;
+
+/// A reference page written as a run of titled sections (Erlang's `div#content`: the
+/// module's name, Module Summary, Description, Data Types, Exports, each a block that opens
+/// with its heading) whose best block is one of them, or one entry of one: the other
+/// sections are too short to score or to join it as siblings, yet they are the page. The
+/// highest ancestor within [`SECTION_CLIMB`] levels of the content whose child on the way
+/// is a [`titled_section`] among at least [`MIN_SECTIONS`] children that open with a
+/// heading and are not mostly links, at least half its children with text, is the content.
+fn sections_parent(
+    dom: &Dom,
+    top: NodeId,
+    has_text: impl Fn(NodeId) -> bool,
+    mostly_links: impl Fn(NodeId) -> bool,
+) -> Option<NodeId> {
+    let (mut a, mut found) = (top, None);
+    for _ in 0..SECTION_CLIMB {
+        let p = dom.node(a).parent;
+        if p == NONE || matches!(dom.tag(p), Some(Tag::Body | Tag::Html) | None) {
+            break;
+        }
+        let (mut with_text, mut titled) = (0usize, 0usize);
+        for c in dom.children(p) {
+            if !has_text(c) {
+                continue;
+            }
+            with_text += 1;
+            if opens_with_heading(dom, c) && !mostly_links(c) {
+                titled += 1;
+            }
+        }
+        if titled >= MIN_SECTIONS && titled * 2 >= with_text && titled_section(dom, a) {
+            found = Some(p);
+        }
+        a = p;
+    }
+    found
+}
+
+/// Most bytes of text a block holding just a section's heading has.
+const HEADING_BLOCK_TEXT: usize = 100;
+
+/// Whether `n` opens with a heading, or a block holding just a heading comes right before
+/// it (Erlang: `<div class="innertube"><h3>Exports</h3></div><div class="exports-body">`).
+fn titled_section(dom: &Dom, n: NodeId) -> bool {
+    if opens_with_heading(dom, n) {
+        return true;
+    }
+    let mut prev = dom.node(n).prev;
+    while prev != NONE && dom.tag(prev).is_none() && dom.text_of(prev).trim().is_empty() {
+        prev = dom.node(prev).prev;
+    }
+    prev != NONE
+        && opens_with_heading(dom, prev)
+        && text_unless(dom, prev, |t| t.len() > HEADING_BLOCK_TEXT).is_some()
+}
+
+/// Whether `n`'s first content is a heading, itself or in the first content of its first
+/// child (`<div class="innertube"><h3>Exports</h3>`).
+fn opens_with_heading(dom: &Dom, n: NodeId) -> bool {
+    let heading = |x: Option<NodeId>| {
+        matches!(
+            x.and_then(|c| dom.tag(c)),
+            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+        )
+    };
+    let first = dom.first_content_child(n);
+    heading(first) || heading(first.and_then(|c| dom.first_content_child(c)))
 }
 
 /// How many same-named siblings make a run of entries (not a page's few layout columns).

@@ -578,6 +578,118 @@ fn a_headline_outside_the_content_comes_with_its_subtitle() {
     assert_eq!(md.matches("Special comment blocks").count(), 1, "{md}");
 }
 
+/// An Erlang reference page (erl_docgen): a sidebar of every module, then `div#content`
+/// with one `div.innertube` per titled section and one `<article>` per exported function.
+fn erlang_page(description: &str, functions: &[&str]) -> String {
+    let section = |id: &str, title: &str, body: &str| {
+        format!(
+            "<div class=\"innertube\"><h3 id=\"{id}\" class=\"title-link\"><div class=\"title-name\">{title}</div>\
+             <div class=\"title-anchors\"><a href=\"#{id}\" title=\"Link to this place!\"><span class=\"paperclip\"></span></a></div></h3>\
+             <div class=\"REFBODY\">{body}</div></div>"
+        )
+    };
+    let sidebar: String = (0..60)
+        .map(|i| format!("<li><a href=\"m{i}.html\">module_{i}</a></li>"))
+        .collect();
+    let articles: String = functions
+        .iter()
+        .map(|f| {
+            format!(
+                "<article class=\"func\"><div class=\"bold_code func-head\">{f}</div>\
+                 <div class=\"exports-tube\"><div class=\"REFBODY\"><p>Returns the device context \
+                 associated with the erase event to draw on.</p></div></div></article>"
+            )
+        })
+        .collect();
+    format!(
+        "<html><head><title>Erlang -- wxEraseEvent</title></head><body>\
+         <aside id=\"leftnav\"><nav class=\"top-nav\"><ul>{sidebar}</ul></nav></aside><div id=\"content\">\
+         <div class=\"innertube\"><center><h1>wxEraseEvent</h1></center></div>{}{}\
+         <section class=\"description\">{}</section>{}\
+         <div class=\"innertube\"><h3 id=\"export\" class=\"title-link\"><div class=\"title-name\">Exports</div></h3></div>\
+         <div class=\"exports-body\">{articles}</div>\
+         <div class=\"footer\"><hr><p>Copyright © 2009-2026 Ericsson AB. All Rights Reserved.</p></div></div>\
+         </body></html>",
+        section("module", "Module", "wxEraseEvent"),
+        section("module-summary", "Module Summary", "Functions for wxEraseEvent class"),
+        section("description", "Description", description),
+        section(
+            "events",
+            "Events",
+            "<p>Use <a href=\"wxEvtHandler.html#connect-3\">wxEvtHandler:connect/3</a> with \
+             <a href=\"#type-wxEraseEventType\">wxEraseEventType</a> to subscribe to events of this type.</p>"
+        ),
+    )
+}
+
+#[test]
+fn the_sections_of_a_reference_page_are_kept_with_its_best_one() {
+    let description = paragraphs(
+        4,
+        "An erase event is sent when a window's background needs to be repainted. On some \
+         platforms, such as GTK+, this event is simulated and may cause flicker.",
+    );
+    let heads = [
+        "# wxEraseEvent",
+        "### Module Summary\n\nFunctions for wxEraseEvent class",
+        "### Description",
+        "### Events\n\nUse [wxEvtHandler:connect/3]",
+        "### Exports",
+        "Returns the device context associated with the erase event to draw on.",
+    ];
+    // The description scores best; the other sections are short. Erlang writes one
+    // `<article>` per function: with several, the scorer chooses (it chose the description
+    // and dropped the rest); with one, it was taken for the page's article (a module with
+    // one function lost everything else).
+    for functions in [
+        &["getDC(This) -&gt; wxDC()", "new() -&gt; wxEraseEvent()"][..],
+        &["getDC(This) -&gt; wxDC()"],
+    ] {
+        let md = pruned(&erlang_page(&description, functions));
+        for head in heads {
+            assert!(
+                md.contains(head),
+                "{head:?} in {} functions:\n{md}",
+                functions.len()
+            );
+        }
+        assert!(md.contains("getDC(This) -> wxDC()"), "{md}");
+        assert!(!md.contains("module_7"), "{md}");
+        assert!(!md.contains("Ericsson AB"), "{md}");
+    }
+}
+
+#[test]
+fn a_short_box_favoured_by_its_class_brings_the_short_page_around_it() {
+    // Erlang's guides: a note's `div.content` ("content" weighs for it) was the best block
+    // of a short chapter, and the chapter's own paragraphs were left out.
+    let page = "<html><head><title>Erlang -- Introduction</title></head><body>\
+        <aside id=\"leftnav\"><nav><ul><li><a href=\"a.html\">Introduction</a></li><li><a href=\"b.html\">Communication</a></li></ul></nav></aside>\
+        <div id=\"content\"><div class=\"innertube\"><h1 id=\"Introduction\">1 Introduction</h1>\
+        <h3 id=\"scope\">1.1 Scope</h3><p>The Erlang Runtime System Application, ERTS, contains \
+        functionality necessary to run the Erlang system.</p>\
+        <div class=\"note\"><div class=\"label\">Note</div><div class=\"content\"><p><p>By default, \
+        <span class=\"code\">ERTS</span> is only guaranteed to be compatible with other Erlang/OTP \
+        components from the same release as <span class=\"code\">ERTS</span> itself.</p><p>For \
+        information on how to communicate with Erlang/OTP components from earlier releases, see the \
+        documentation of system flag <a href=\"erl.html#compat_rel\">+R</a> in erl(1).</p></p></div></div>\
+        <h3 id=\"prerequisites\">1.2 Prerequisites</h3><p>It is assumed that the reader is familiar \
+        with the Erlang programming language.</p></div>\
+        <div class=\"footer\"><hr><p>Copyright © 1997-2026 Ericsson AB. All Rights Reserved.</p></div></div>\
+        </body></html>";
+    let md = pruned(page);
+    assert!(
+        md.contains("# 1 Introduction\n\n### 1.1 Scope\n\nThe Erlang Runtime System"),
+        "{md}"
+    );
+    assert!(md.contains("By default, ERTS is only guaranteed"), "{md}");
+    assert!(
+        md.contains("### 1.2 Prerequisites\n\nIt is assumed"),
+        "{md}"
+    );
+    assert!(!md.contains("Communication"), "{md}");
+}
+
 #[test]
 fn a_list_its_paragraph_announces_is_kept() {
     // The Rust book's first-edition pages (rust-doc): a note that the chapter moved, then
