@@ -1829,7 +1829,9 @@ fn score_candidates(
     if top == NONE {
         return None;
     }
-    top = entries_parent(dom, stats, &score, top).unwrap_or(top);
+    top = entries_parent(dom, stats, &score, top)
+        .or_else(|| entries_beside(dom, stats, &score, top))
+        .unwrap_or(top);
     top = with_surrounding_prose(dom, stats, top);
     top = sections_parent(
         dom,
@@ -2329,6 +2331,93 @@ fn opens_with_heading(dom: &Dom, n: NodeId) -> bool {
     heading(first) || heading(first.and_then(|c| dom.first_content_child(c)))
 }
 
+/// Distinct (tag, class) kinds of children [`entries_beside`] tells apart.
+const ENTRY_KINDS: usize = 8;
+
+/// The other way round from [`entries_parent`]: the content is a long block beside a run
+/// of entries, each too small to join it (Doxygen's file reference: the "Detailed
+/// Description" holds a licence, then one `div.memitem` per function, each a few lines).
+/// When the content's parent has at least [`MIN_ENTRIES`] children of one tag and class,
+/// most of them credited by the scorer and not opening with a link, together holding more
+/// text than the content and not mostly links, the parent is the content.
+fn entries_beside(dom: &Dom, stats: &Stats, score: &[f32], top: NodeId) -> Option<NodeId> {
+    let p = dom.node(top).parent;
+    if p == NONE || matches!(dom.tag(p), Some(Tag::Body | Tag::Html) | None) {
+        return None;
+    }
+    let mut kinds = [EntryKind::default(); ENTRY_KINDS];
+    let mut used = 0;
+    for c in dom.children(p) {
+        let (Some(tag), Some(class)) = (dom.tag(c), dom.attr(c, Attr::Class)) else {
+            continue;
+        };
+        if c == top || class.trim().is_empty() {
+            continue;
+        }
+        let at = match kinds[..used]
+            .iter()
+            .position(|k| k.tag == Some(tag) && k.class == class)
+        {
+            Some(at) => at,
+            None if used < ENTRY_KINDS => {
+                kinds[used] = EntryKind {
+                    tag: Some(tag),
+                    class,
+                    ..EntryKind::default()
+                };
+                used += 1;
+                used - 1
+            }
+            None => continue,
+        };
+        let Some(k) = kinds.get_mut(at) else { continue };
+        k.entries += 1;
+        k.scored += usize::from(score.get(c as usize).is_some_and(|s| !s.is_nan()));
+        k.text += stats.text(c);
+        k.link += stats.link.get(c as usize).copied().unwrap_or(0) as usize;
+        k.linked += usize::from(opens_with_link(dom, c));
+    }
+    kinds[..used]
+        .iter()
+        .any(|k| {
+            k.entries >= MIN_ENTRIES
+                && k.scored * 2 > k.entries
+                && k.linked * 2 < k.entries
+                && k.text > stats.text(top)
+                && k.link * 2 < k.text
+        })
+        .then_some(p)
+}
+
+/// One tag and class of children [`entries_beside`] counts.
+#[derive(Debug, Default, Clone, Copy)]
+struct EntryKind<'a> {
+    tag: Option<Tag>,
+    class: &'a str,
+    entries: usize,
+    /// Entries the scorer credited.
+    scored: usize,
+    text: usize,
+    link: usize,
+    /// Entries whose first text is a link's.
+    linked: usize,
+}
+
+/// Whether the first text under `n` is a link's (a teaser card opens with its linked
+/// headline; a function's entry with its declaration).
+fn opens_with_link(dom: &Dom, n: NodeId) -> bool {
+    let Some(t) = dom
+        .descendants(n)
+        .take(MOSTLY_LINKS_NODES)
+        .find(|&d| dom.tag(d).is_none() && !dom.text_of(d).trim().is_empty())
+    else {
+        return false;
+    };
+    dom.ancestors(t)
+        .take_while(|&a| a != n)
+        .any(|a| dom.tag(a) == Some(Tag::A) && dom.attr(a, Attr::Href).is_some())
+}
+
 /// How many same-named siblings make a run of entries (not a page's few layout columns).
 const MIN_ENTRIES: usize = 4;
 
@@ -2593,13 +2682,20 @@ fn defines_name(dom: &Dom, n: NodeId) -> bool {
     let mut before = String::new();
     for d in dom.descendants(n) {
         if dom.tag(d) == Some(Tag::A) {
-            let head = before.trim_end();
             let next = dom.node(d).next;
             let typed = next != NONE
                 && dom.tag(next).is_none()
                 && dom.text_of(next).trim_start().starts_with("::")
                 && !in_list_item(dom, d, n);
-            return typed || (head.len() > 1 && (head.ends_with('=') || head.ends_with("::")));
+            // A name's target (`<a name="type-device">device()</a> = …`, Haddock's
+            // `<a id="v:list" class="def">list</a> :: …`) is text, not a link.
+            if dom.attr(d, Attr::Href).is_some() {
+                let head = before.trim_end();
+                return typed || (head.len() > 1 && (head.ends_with('=') || head.ends_with("::")));
+            }
+            if typed {
+                return true;
+            }
         }
         before.push_str(dom.text_of(d));
         if before.len() > DEFINED_NAME_TEXT {
