@@ -2707,15 +2707,13 @@ fn defines_name(dom: &Dom, n: NodeId) -> bool {
 
 /// Whether `d` is inside an `<li>` under `root` (or `root` is one).
 fn in_list_item(dom: &Dom, d: NodeId, root: NodeId) -> bool {
-    let mut at = d;
-    while at != NONE {
-        if dom.tag(at) == Some(Tag::Li) {
+    for a in std::iter::once(d).chain(dom.ancestors(d)) {
+        if dom.tag(a) == Some(Tag::Li) {
             return true;
         }
-        if at == root {
+        if a == root {
             break;
         }
-        at = dom.node(at).parent;
     }
     false
 }
