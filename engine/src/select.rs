@@ -625,7 +625,12 @@ fn comment_thread(dom: &Dom, id: NodeId) -> bool {
         return false;
     };
     let rest = text.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
-    let comments = COMMENT_OPENINGS.iter().any(|p| rest.starts_with(p));
+    // Not a heading that joins the word to another topic (Sphinx's "Comments & Proposals",
+    // a section of its web support guide).
+    let comments = COMMENT_OPENINGS.iter().any(|p| {
+        rest.strip_prefix(p)
+            .is_some_and(|after| !after.starts_with(" & ") && !after.starts_with(" and "))
+    });
     // Related-story labels must be the whole label (a paragraph may well open with
     // "More from the study:"), give or take a colon or a count.
     let label = rest
@@ -1602,6 +1607,9 @@ fn holds_document(dom: &Dom, n: NodeId, budget: &mut usize) -> bool {
     false
 }
 
+/// Bytes of text outside links that make a list item prose ([`Stats::para`]).
+const PROSE_ITEM: u32 = 40;
+
 /// Visible text and link-text length of every node's subtree (bytes of non-space text).
 struct Stats {
     text: Vec<u32>,
@@ -1611,7 +1619,7 @@ struct Stats {
     rich: Vec<bool>,
     /// `<a>` elements in the subtree.
     anchors: Vec<u32>,
-    /// Text inside `<p>` elements.
+    /// Text inside `<p>` elements, and list items' own words ([`PROSE_ITEM`]).
     para: Vec<u32>,
 }
 
@@ -1663,6 +1671,15 @@ impl Stats {
                     if tag == Tag::P {
                         s.para[i] = s.text[i];
                     }
+                    // A list item that says something in words of its own is prose too
+                    // (Erlang's "Standards Compliance": a list of sentences under each
+                    // heading); a link with a few words beside it is an index entry.
+                    if tag == Tag::Li {
+                        let own = s.text[i].saturating_sub(s.link[i]);
+                        if own >= PROSE_ITEM && own >= s.link[i] {
+                            s.para[i] = s.para[i].max(own);
+                        }
+                    }
                     // Links inside code are API names (`#include "<a>SDL_stdinc.h</a>"`),
                     // not a related-links box; so are those of Doxygen's listings
                     // (`div.fragment` of `div.line`s, every identifier a link).
@@ -1697,6 +1714,10 @@ impl Stats {
 
     fn para(&self, id: NodeId) -> usize {
         self.para.get(id as usize).copied().unwrap_or(0) as usize
+    }
+
+    fn link(&self, id: NodeId) -> usize {
+        self.link.get(id as usize).copied().unwrap_or(0) as usize
     }
 
     fn link_density(&self, id: NodeId) -> f32 {
@@ -1801,7 +1822,10 @@ fn score_candidates(
     top = higher_scoring_parent(dom, &score, top);
     // Cells credit their row and table. In a data table the content is what holds the
     // table (its intro and notes included), never a row of it; in a layout table a cell
-    // is a page column and may well be the content.
+    // is a page column and may well be the content, unless a heading or an unfinished
+    // paragraph introduces the table (cppreference's "Parameters", whose `format` cell
+    // holds the whole table of conversion specifiers).
+    let mut holds_list = false;
     let mut up = top;
     while matches!(
         dom.tag(up),
@@ -1812,11 +1836,15 @@ fn score_candidates(
     if up != NONE
         && up != top
         && dom.tag(up) == Some(Tag::Table)
-        && (!crate::render::is_layout_table(dom, up) || crate::render::is_code_listing(dom, up))
+        && (!crate::render::is_layout_table(dom, up)
+            || crate::render::is_code_listing(dom, up)
+            || introduced(dom, up))
     {
         top = dom.node(up).parent;
+        holds_list = true;
     } else if dom.tag(top) == Some(Tag::Table) && !crate::render::is_layout_table(dom, top) {
         top = dom.node(top).parent;
+        holds_list = true;
     }
     // Neither an item nor what it holds is the content on its own: without its list the
     // item loses its marker.
@@ -1829,10 +1857,20 @@ fn score_candidates(
     if top == NONE {
         return None;
     }
+    // A wrapper of the table alone may have scored best itself (PostgreSQL's
+    // `div.table-contents`, favoured by its class); a list or a definition list needs its
+    // intro as much (PostgreSQL's glossary: "This is a list of terms…" over `div.glosslist`).
+    holds_list |= dom
+        .tag(top)
+        .is_some_and(|t| matches!(t, Tag::Dl | Tag::Ul | Tag::Ol))
+        || wrapped_table(dom, top).is_some_and(|t| match dom.tag(t) {
+            Some(Tag::Table) => !crate::render::is_layout_table(dom, t),
+            _ => true,
+        });
     top = entries_parent(dom, stats, &score, top)
         .or_else(|| entries_beside(dom, stats, &score, top))
         .unwrap_or(top);
-    top = with_surrounding_prose(dom, stats, top);
+    top = with_surrounding_prose(dom, stats, top, holds_list);
     top = sections_parent(
         dom,
         top,
@@ -1840,6 +1878,7 @@ fn score_candidates(
         |n| stats.link_density(n) >= 0.5,
     )
     .unwrap_or(top);
+    top = headed_section(dom, stats, top);
     if dom.tag(top) == Some(Tag::Body) {
         return None;
     }
@@ -1882,7 +1921,9 @@ fn score_candidates(
                         text.contains(". ") || text.ends_with(['.', '!', '?', ':'])
                     }))
         } else {
-            more_of_the_document(dom, stats, sib) || introduced_table(dom, stats, sib)
+            more_of_the_document(dom, stats, sib)
+                || introduced_table(dom, stats, sib)
+                || sister_section(dom, stats, top, sib)
         };
         siblings.push((sib, ok));
     }
@@ -1993,13 +2034,21 @@ fn heads_title(dom: &Dom, n: NodeId, title: &str) -> bool {
     let Some(text) = title_block_text(dom, n) else {
         return false;
     };
-    text.chars().count() >= 3
-        && title.strip_prefix(text.as_str()).is_some_and(|rest| {
-            rest.is_empty()
-                || [" | ", " - ", " \u{2013} ", " \u{2014} ", " \u{b7} ", ": "]
-                    .iter()
-                    .any(|sep| rest.starts_with(sep))
-        })
+    // Sphinx and MkDocs end the heading's text with its permalink sign ("Django 2.1.15
+    // release notes¶").
+    let bare = ["¶", "§", "#", "\u{1f517}"]
+        .iter()
+        .find_map(|sign| text.strip_suffix(sign))
+        .map(str::trim_end);
+    std::iter::once(text.as_str()).chain(bare).any(|text| {
+        text.chars().count() >= 3
+            && title.strip_prefix(text).is_some_and(|rest| {
+                rest.is_empty()
+                    || [" | ", " - ", " \u{2013} ", " \u{2014} ", " \u{b7} ", ": "]
+                        .iter()
+                        .any(|sep| rest.starts_with(sep))
+            })
+    })
 }
 
 /// A `<p>`, or a `<div>` with no block inside it (as Readability reads one: no blockquote,
@@ -2096,23 +2145,61 @@ fn unfinished_paragraph(dom: &Dom, p: NodeId) -> bool {
 /// (qdoc's "Detailed Description" beside its much longer member documentation). A
 /// link-heavy one (related stories, teaser lists) is not.
 fn more_of_the_document(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
-    if stats.para(sib) < 80 || stats.link_density(sib) >= 0.25 {
-        return false;
-    }
-    // The first child with text is a heading.
-    let opens_with_heading = dom
-        .children(sib)
-        .find(|&c| match dom.tag(c) {
-            None => !dom.text_of(c).trim().is_empty(),
-            Some(_) => stats.text(c) > 0,
-        })
+    let (text, link) = (stats.text(sib), stats.link(sib));
+    // API prose links every type it names (qdoc's "Related Non-Members": 43 % of its text
+    // is links); a section with 200 bytes of its own words beside them still says things.
+    let own_words = link * 4 < text || (link * 2 < text && text - link >= 200);
+    stats.para(sib) >= 80 && own_words && headed(dom, stats, sib)
+}
+
+/// Whether the first child of `n` with text is a heading (past empty anchors: docutils opens
+/// each section with `<span id=…></span>`).
+fn headed(dom: &Dom, stats: &Stats, n: NodeId) -> bool {
+    dom.children(n)
+        .find(|&c| has_text(dom, stats, c))
         .is_some_and(|c| {
             matches!(
                 dom.tag(c),
                 Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
             )
-        });
-    opens_with_heading
+        })
+}
+
+/// A sibling of the content that is another section of the same document however little
+/// prose it holds: the same tag and class as the content (docutils' `div.section`), opening
+/// with a heading, not mostly links (Django's release notes: the "Bugfixes" section, one
+/// list item, beside the long security note that scored).
+fn sister_section(dom: &Dom, stats: &Stats, top: NodeId, sib: NodeId) -> bool {
+    let class = dom.attr(top, Attr::Class).unwrap_or("");
+    !class.is_empty()
+        && dom.tag(sib) == dom.tag(top)
+        && dom.attr(sib, Attr::Class) == Some(class)
+        && stats.link_density(sib) < 0.5
+        && headed(dom, stats, sib)
+}
+
+/// The section the content lies in, when that section opens with a heading and has a
+/// [`sister_section`]: the first such ancestor within three levels. AsciiDoc writes
+/// `div.sect1 > h2 + div.sectionbody > div.sect2…`; a subsection scored best, and the
+/// "Summary" section beside its own is part of the document too.
+fn headed_section(dom: &Dom, stats: &Stats, top: NodeId) -> NodeId {
+    let mut up = dom.node(top).parent;
+    for _ in 0..3 {
+        if up == NONE || matches!(dom.tag(up), Some(Tag::Body | Tag::Html) | None) {
+            break;
+        }
+        let grand = dom.node(up).parent;
+        if grand != NONE
+            && headed(dom, stats, up)
+            && dom
+                .children(grand)
+                .any(|sib| sib != up && sister_section(dom, stats, up, sib))
+        {
+            return up;
+        }
+        up = grand;
+    }
+    top
 }
 
 /// A sibling of the content that is a data table (or a wrapper of one) under its own
@@ -2120,21 +2207,36 @@ fn more_of_the_document(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
 /// member: return type, then the linked name and its arguments) head the class page beside
 /// the much longer member documentation, and the scorer credits only their longer cells.
 fn introduced_table(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
-    let table = match dom.tag(sib) {
-        Some(Tag::Table) => sib,
-        Some(Tag::Div) => {
-            let mut kids = dom.children(sib).filter(|&c| dom.tag(c).is_some());
-            match (kids.next(), kids.next()) {
-                (Some(only), None) if dom.tag(only) == Some(Tag::Table) => only,
-                _ => return false,
-            }
-        }
-        _ => return false,
+    let Some(table) = wrapped_table(dom, sib).filter(|&t| dom.tag(t) == Some(Tag::Table)) else {
+        return false;
     };
     stats.text(sib) > 0
         && stats.link_density(sib) < 0.5
         && !crate::render::is_layout_table(dom, table)
         && introduced(dom, sib)
+}
+
+/// The table `n` is, or the one element inside the `<div>` `n` when that is a table, list
+/// or definition list.
+fn wrapped_table(dom: &Dom, n: NodeId) -> Option<NodeId> {
+    match dom.tag(n) {
+        Some(Tag::Table) => Some(n),
+        Some(Tag::Div) => {
+            let mut kids = dom.children(n).filter(|&c| dom.tag(c).is_some());
+            match (kids.next(), kids.next()) {
+                (Some(only), None)
+                    if matches!(
+                        dom.tag(only),
+                        Some(Tag::Table | Tag::Dl | Tag::Ul | Tag::Ol)
+                    ) =>
+                {
+                    Some(only)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The blocks that keep a `<div>` around them from reading as a paragraph.
@@ -2157,8 +2259,9 @@ fn paragraph_breaker(tag: Tag) -> bool {
 /// holds the rest (Herald Sun), chapters in sibling sections (Quanta). Climb while the next
 /// ancestor adds at least 200 bytes of text that is mostly paragraphs and hardly links;
 /// ancestors that add under 100 bytes (a "Read more" link) are passed through, and the
-/// highest one that added prose is the content. Never climbs to `<body>`.
-fn with_surrounding_prose(dom: &Dom, stats: &Stats, top: NodeId) -> NodeId {
+/// highest one that added prose is the content. Less prose will do beside a short content,
+/// or a data table or list (`holds_list`). Never climbs to `<body>`.
+fn with_surrounding_prose(dom: &Dom, stats: &Stats, top: NodeId, holds_list: bool) -> NodeId {
     let at = |v: &[u32], n: NodeId| u64::from(v.get(n as usize).copied().unwrap_or(0));
     let mut best = top;
     let mut cur = top;
@@ -2173,8 +2276,11 @@ fn with_surrounding_prose(dom: &Dom, stats: &Stats, top: NodeId) -> NodeId {
         // Less prose counts when it is as much as the content holds: the content is a short
         // box inside a short page (a note whose `div.content` the class weight favours,
         // Erlang's guides).
+        // So does a table's intro (PostgreSQL's "The view domains contains all domains
+        // defined in the current database…" two wrappers above its table of columns).
         let prose = added_para >= 200
-            || (added_para >= SHORT_PROSE && added_para * 2 >= at(&stats.text, cur));
+            || (added_para >= SHORT_PROSE
+                && (holds_list || added_para * 2 >= at(&stats.text, cur)));
         if prose && added_para * 2 >= added && added_link * 4 <= added {
             best = up;
         } else if added >= 100 {
@@ -2505,7 +2611,8 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             && !titled_names(dom, n)
             && !defines_name(dom, n)
             && !linked_figure(dom, n)
-            && !tab_row(dom, n);
+            && !tab_row(dom, n)
+            && !written_sentence(dom, n);
         let form = tag == Tag::Form;
         if link_farm || form || comment_thread(dom, n) {
             if let Some(d) = sel.dropped.get_mut(n as usize) {
@@ -2674,7 +2781,8 @@ fn titled_names(dom: &Dom, n: NodeId) -> bool {
 const DEFINED_NAME_TEXT: usize = 80;
 
 /// A block that opens by defining a name with links: the text before its first link ends
-/// in `=` or `::` (Erlang's `Thing = <a>atom()</a> | <a>integer()</a> | …`), or the link
+/// in `=` or `::` (Erlang's `Thing = <a>atom()</a> | <a>integer()</a> | …`) or opens with
+/// a name and ` = ` (`Option = {r, <a>integer()</a>} | …`), or the link
 /// is the name and `::` follows it (Haddock's instance methods: `<a>fromList</a> ::
 /// [<a>Item</a> …`). A link list never opens that way. A list of such names linked is an
 /// index of the declarations below (Haddock's synopsis), which the links go to.
@@ -2691,7 +2799,16 @@ fn defines_name(dom: &Dom, n: NodeId) -> bool {
             // `<a id="v:list" class="def">list</a> :: …`) is text, not a link.
             if dom.attr(d, Attr::Href).is_some() {
                 let head = before.trim_end();
-                return typed || (head.len() > 1 && (head.ends_with('=') || head.ends_with("::")));
+                // Or a name and `=` open it (`Option = {r, <a>integer()</a>} | …`).
+                let assigned = head
+                    .trim_start()
+                    .split_once(" = ")
+                    .is_some_and(|(name, _)| {
+                        !name.is_empty() && !name.contains(char::is_whitespace)
+                    });
+                return typed
+                    || assigned
+                    || (head.len() > 1 && (head.ends_with('=') || head.ends_with("::")));
             }
             if typed {
                 return true;
@@ -2703,6 +2820,33 @@ fn defines_name(dom: &Dom, n: NodeId) -> bool {
         }
     }
     false
+}
+
+/// Words outside links that make a linked block a sentence ([`written_sentence`]).
+const SENTENCE_WORDS: usize = 8;
+
+/// A block that reads as a sentence however many of its words are links: at least
+/// [`SENTENCE_WORDS`] words outside links, ending in a full stop. Racket's prose links every
+/// identifier ("A popup-menu% object is created without a parent. Dynamically display a
+/// popup-menu% with popup-menu in window<%> …"); a link farm has separators between its
+/// links, or a label before them.
+fn written_sentence(dom: &Dom, n: NodeId) -> bool {
+    let mut words = 0;
+    let mut last = "";
+    for d in dom.descendants(n) {
+        let text = dom.text_of(d).trim();
+        if text.is_empty() {
+            continue;
+        }
+        last = text;
+        if words < SENTENCE_WORDS && !inside_link(dom, d, n) {
+            words += text
+                .split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphabetic))
+                .count();
+        }
+    }
+    words >= SENTENCE_WORDS && last.ends_with(['.', '!', '?'])
 }
 
 /// Whether `d` is inside an `<li>` under `root` (or `root` is one).
@@ -2991,6 +3135,11 @@ mod tests {
             ("<div><h2>You may also like</h2></div>", true),
             ("<div><h3>Contents</h3><p>x</p></div>", false),
             ("<div><h3>A comment on style</h3></div>", false),
+            (
+                "<div><h2>Comments &amp; Proposals</h2><p>x</p></div>",
+                false,
+            ),
+            ("<div><h2>Comments and questions</h2><p>x</p></div>", false),
             (
                 "<div><p>Most read books of 2024 are listed below for everyone.</p></div>",
                 false,

@@ -100,6 +100,15 @@ fn short_api_lines_with_links_inside_the_content_are_kept() {
         md.contains("Thing = [atom()](/t#atom) | [integer()](/t#integer) | [float()](/t#float)"),
         "{md}"
     );
+    // Or a name and ` = ` open it, before a tuple (wx's `Option = {r, integer()} | …`).
+    let md = pruned(&types(
+        "Option = {r, <a href=\"/t#integer\">integer()</a>} | {g, <a href=\"/t#integer\">integer()</a>} | \
+         {b, <a href=\"/t#integer\">integer()</a>}",
+    ));
+    assert!(
+        md.contains("Option = {r, [integer()](/t#integer)} | {g, [integer()](/t#integer)}"),
+        "{md}"
+    );
     // The name defined may be a link's target, which is no link (a data type's heading).
     let md = pruned(&types(
         "<a name=\"type-thing\">thing()</a> = <a href=\"/t#atom\">atom()</a> | \
@@ -910,4 +919,288 @@ fn a_section_named_after_its_heading_is_not_boilerplate() {
     assert!(!md.contains("Accept all"), "{md}");
     // Links under a heading that names the block: still what the id says.
     assert!(!md.contains("Another page"), "{md}");
+}
+
+/// `n` paragraphs of one long sentence each (a section that scores well).
+fn long_section(n: usize) -> String {
+    paragraphs(
+        n,
+        "Since that release, a model admin displaying a parent model with related inlines, \
+         where the user has view-only permissions, would display editable forms, which it \
+         should not have done.",
+    )
+}
+
+#[test]
+fn a_release_note_keeps_its_title_heading_and_short_sections() {
+    // Django's release notes (Sphinx, Django's theme): the security section scored best;
+    // the `<h1>` beside it (its text ends in the `¶` permalink) and the "Bugfixes" section
+    // of one list item were dropped.
+    let page = format!(
+        r##"<html><head><title>Django 2.1.15 release notes &#8212; Django 3.2 documentation</title></head>
+<body><div id="bd"><div class="yui-g">
+<div class="section" id="s-notes"><span id="notes"></span>
+<h1>Django 2.1.15 release notes<a class="headerlink" href="#notes">¶</a></h1>
+<p><em>December 2, 2019</em></p>
+<p>Django 2.1.15 fixes a security issue and a data loss bug in 2.1.14.</p>
+<div class="section" id="s-cve"><span id="cve"></span><h2>CVE-2019-19118: Privilege escalation<a class="headerlink" href="#cve">¶</a></h2>
+{}</div>
+<div class="section" id="s-bugfixes"><span id="bugfixes"></span><h2>Bugfixes<a class="headerlink" href="#bugfixes">¶</a></h2>
+<ul class="simple"><li>Fixed a data loss possibility in the <a href="q.html#select"><code>select_for_update()</code></a>
+(<a href="https://code.djangoproject.com/ticket/30953">#30953</a>).</li></ul></div>
+</div></div>
+<div class="section" id="s-ad"><h2>Sponsored</h2><ul><li><a href="/a">Buy</a></li><li><a href="/b">Sell</a></li></ul></div>
+</div></body></html>"##,
+        long_section(6)
+    );
+    let md = pruned(&page);
+    assert!(md.contains("# Django 2.1.15 release notes\n"), "{md}");
+    assert!(md.contains("_December 2, 2019_"), "{md}");
+    assert!(md.contains("## Bugfixes"), "{md}");
+    assert!(md.contains("Fixed a data loss possibility"), "{md}");
+    // A section of the same class outside the document's, all links: not kept.
+    assert!(!md.contains("Sponsored"), "{md}");
+}
+
+#[test]
+fn a_documentation_section_about_comments_is_kept() {
+    // Sphinx's web support guide has a section "Comments & Proposals"; it was taken for a
+    // comment thread and dropped.
+    let page = format!(
+        r##"<html><body><div class="body"><section id="quick"><h1>Web Support Quick Start</h1>
+<section id="building"><h2>Building Documentation Data</h2>{}</section>
+<section id="comments-proposals"><h2>Comments &amp; Proposals<a class="headerlink" href="#comments-proposals">¶</a></h2>
+<p>Now that this is done it is time to define the functions that handle the AJAX calls.</p></section>
+<section id="moderation"><h2>Comment Moderation</h2><p>By default, all comments added are displayed.</p></section>
+</section></div></body></html>"##,
+        long_section(5)
+    );
+    let md = pruned(&page);
+    assert!(md.contains("## Comments & Proposals"), "{md}");
+    assert!(md.contains("handle the AJAX calls"), "{md}");
+}
+
+#[test]
+fn lists_of_sentences_under_headings_are_kept_beside_a_big_table() {
+    // Erlang's "Standards Compliance": a flat page of headings, paragraphs and lists of
+    // sentences, then a table of hundreds of rows that scored best. The lists held no
+    // `<p>`, so they did not count as prose, and every list was dropped.
+    let rows: String = (0..60)
+        .map(|i| {
+            format!(
+                "<tr><td>Section {i}</td><td>Supported, with the extension negotiated by \
+                 both peers, since release {i}.</td></tr>"
+            )
+        })
+        .collect();
+    let page = format!(
+        r##"<html><body><div id="content"><div class="innertube">
+<h1>5 Standards Compliance</h1>
+<h3>5.1 Purpose</h3><p>This section describes the current state of standards compliance.</p>
+<h3>5.2 Common</h3><ul>
+<li>For security reasons RSA key exchange cipher suites are no longer supported by default.</li>
+<li>Renegotiation Indication Extension <a href="http://www.ietf.org/rfc/rfc5746.txt">RFC 5746</a> is supported.</li>
+<li>Compression is not supported, and never will be in this application.</li></ul>
+<h3>5.3 SSL 2.0</h3><p>For security reasons SSL-2.0 is not supported.</p>
+<h3>5.4 TLS 1.3</h3><div class="doc-table-wrapper"><table class="doc-table">
+<tr><th>Section</th><th>Support</th></tr>{rows}</table></div>
+</div></div></body></html>"##
+    );
+    let md = pruned(&page);
+    assert!(md.contains("RSA key exchange cipher suites"), "{md}");
+    assert!(md.contains("Compression is not supported"), "{md}");
+    assert!(md.contains("since release 59"), "{md}");
+}
+
+#[test]
+fn a_summary_section_beside_the_section_that_scored_is_kept() {
+    // AsciiDoc (git's ToolsForGit): `div.sect1 > h2 + div.sectionbody`; a subsection of the
+    // second section scored best and the first, "Summary", was dropped.
+    let page = format!(
+        r##"<html><body><div id="header"><h1>Tools for developing Git</h1></div>
+<div id="content">
+<div class="sect1"><h2 id="summary">Summary</h2><div class="sectionbody">
+<div class="paragraph"><p>This document gathers tips, scripts and configuration files.</p></div></div></div>
+<div class="sect1"><h2 id="toc">Table of contents</h2><div class="sectionbody">
+<div class="ulist"><ul><li><p><a href="#vscode">[vscode]</a></p></li><li><p><a href="#emacs">[emacs]</a></p></li></ul></div>
+<div class="sect2"><h3 id="vscode">Visual Studio Code</h3><div class="paragraph"><p>The init script creates configuration files.</p></div></div>
+<div class="sect2"><h3 id="emacs">Emacs</h3>{}</div>
+</div></div></div>
+<div id="footer"><div id="footer-text">Last updated 2024-05-31</div></div></body></html>"##,
+        long_section(4)
+    );
+    let md = pruned(&page);
+    assert!(md.contains("## Summary"), "{md}");
+    assert!(md.contains("This document gathers tips"), "{md}");
+    assert!(md.contains("### Emacs"), "{md}");
+    assert!(!md.contains("Last updated"), "{md}");
+}
+
+#[test]
+fn prose_that_links_every_identifier_is_kept() {
+    // Racket's Scribble links every identifier in a sentence: "A popup-menu% object is
+    // created without a parent. …" was more than half links and dropped as a link farm.
+    let page = format!(
+        r##"<html><body><div class="maincolumn"><div class="main"><h2>3.38 popup-menu%</h2>
+<table class="boxed"><tr><td><p><a href="p.html">popup-menu%</a> : <a href="c.html">class?</a></p></td></tr></table>
+<div class="SIntrapara">A <a href="p.html">popup-menu%</a> object is created without a parent. Dynamically
+display a <a href="p.html">popup-menu%</a> with <a href="w.html#popup">popup-menu</a> in <a href="w.html">window&lt;%&gt;</a>
+or <a href="e.html#popup">popup-menu</a> in <a href="e.html">editor-admin%</a>.</div>
+{}<div class="links"><a href="/a">Racket docs home page</a> | <a href="/b">Search</a> | <a href="/c">Top of page</a></div>
+</div></div></body></html>"##,
+        long_section(5)
+    );
+    let md = pruned(&page);
+    assert!(md.contains("object is created without a parent"), "{md}");
+    // Links between separators are still a link farm.
+    assert!(!md.contains("Racket docs home page"), "{md}");
+}
+
+#[test]
+fn the_table_around_a_huge_cell_is_not_the_page() {
+    // cppreference's "Parameters" is a layout table (name | - | text) whose `format` cell
+    // holds the whole table of conversion specifiers: that cell scored best and was kept
+    // alone, as if it were a page column, without the description or the return value.
+    let specifiers: String = (0..40)
+        .map(|i| {
+            format!(
+                "<tr><th><code>%{i}</code></th><td>writes the field number {i} as a \
+                 decimal number, padded, in the locale's representation</td>\
+                 <td><code>tm_year</code></td></tr>"
+            )
+        })
+        .collect();
+    let example: String = (0..30)
+        .map(|i| format!("    wcsftime(buf, sizeof buf, L\"%A %c\", localtime(&amp;t{i}));\n"))
+        .collect();
+    let page = format!(
+        r##"<html><body><div id="content"><h1>wcsftime</h1><div id="bodyContent">
+<p>Converts the date and time information from a given calendar time to a wide string.</p>
+<h3>Parameters</h3>
+<table class="t-par-begin">
+<tr class="t-par"><td>str</td><td>-</td><td>pointer to the first element of the array for output</td></tr>
+<tr class="t-par"><td>format</td><td>-</td><td><p>pointer to a format string. The following specifiers are available:</p>
+<table class="wikitable"><tr><th>Specifier</th><th>Explanation</th><th>Fields</th></tr>{specifiers}</table></td></tr></table>
+<h3>Return value</h3><p>Number of wide characters written into the wide character array.</p>
+<h3>Example</h3><div class="t-example"><pre>{example}</pre></div>
+</div></div></body></html>"##
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("Converts the date and time information"),
+        "{md}"
+    );
+    assert!(md.contains("### Return value"), "{md}");
+    assert!(md.contains("Number of wide characters written"), "{md}");
+    assert!(md.contains("field number 39"), "{md}");
+    assert!(md.contains("localtime(&t29)"), "{md}");
+    // Cut down from the real page to where the cell alone was kept: the headings around
+    // the table are the document's.
+    let md = pruned(
+        r##"<html><body><h3><span class="mw-headline" id="Parameters">Parameters</span></h3>
+<table class="t-par-begin">
+<td>  pointer to a null-terminated wide character string specifying the format of conversion.
+</td></tr></table>
+<h3><span class="mw-headline" id="Return_value">Return value</span></h3></body></html>"##,
+    );
+    assert!(
+        md.contains("### Parameters\n\npointer to a null-terminated"),
+        "{md}"
+    );
+    assert!(md.contains("### Return value"), "{md}");
+}
+
+#[test]
+fn the_intro_of_a_table_or_list_two_wrappers_up_is_kept() {
+    // PostgreSQL (DocBook): the scored block was `div.table-contents` (or a glossary's
+    // `div.glosslist`), and the one paragraph introducing it, two wrappers up, was dropped.
+    let rows: String = (0..20)
+        .map(|i| {
+            format!(
+                "<tr><td><p><code>column_{i}</code></p><p>Name of the database that contains \
+                 the domain, always the current database, or null.</p></td></tr>"
+            )
+        })
+        .collect();
+    let terms: String = (0..20)
+        .map(|i| {
+            format!(
+                "<dt>Term {i}</dt><dd><p>A set of properties of database transactions, \
+                 intended to guarantee validity in concurrent operation.</p></dd>"
+            )
+        })
+        .collect();
+    for (body, intro) in [
+        (
+            format!(
+                r##"<div class="sect1"><div class="titlepage"><h2>37.23. domains</h2></div>
+<p>The view domains contains all domains defined in the current database.</p>
+<div class="table"><p class="title"><strong>Table 37.21. domains Columns</strong></p>
+<div class="table-contents"><table class="table" border="1"><thead><tr><th>Column</th></tr></thead>
+<tbody>{rows}</tbody></table></div></div></div>"##
+            ),
+            "The view domains contains all domains",
+        ),
+        (
+            format!(
+                r##"<div class="appendix"><div class="titlepage"><h2>Appendix M. Glossary</h2></div>
+<p>This is a list of terms and their meaning in the context of PostgreSQL.</p>
+<div class="glosslist"><dl>{terms}</dl></div></div>"##
+            ),
+            "This is a list of terms",
+        ),
+    ] {
+        let page = format!(
+            "<html><body><div class=\"navheader\"><a href=\"/prev\">Prev</a></div>{body}</body></html>"
+        );
+        let md = pruned(&page);
+        assert!(md.contains(intro), "{md}");
+    }
+}
+
+#[test]
+fn a_section_of_api_prose_is_kept_however_many_types_it_links() {
+    // qdoc's "Related Non-Members": two typedefs described in sentences that link every
+    // type they name (43 % of the text is links); beside the member docs and the linked
+    // member summary it was dropped.
+    let summary: String = (0..32)
+        .map(|i| {
+            format!(
+                "<tr><td class=\"memItemLeft\">QStringList &amp;</td><td class=\"memItemRight\">\
+                 <b><a href=\"#f{i}\">function{i}</a></b>(const QString &amp;<i>s</i>)</td></tr>"
+            )
+        })
+        .collect();
+    let typedef = |name: &str, kind: &str, base: &str| {
+        format!(
+            r##"<h3 class="fn">typedef <span class="name">{name}</span></h3>
+<p>The {name} type definition provides a Java-style {kind} iterator for <a href="q.html">QStringList</a>.</p>
+<p><a href="q.html">QStringList</a> provides both <a href="c.html#java">Java-style iterators</a> and <a href="c.html#stl">STL-style iterators</a>. The Java-style {kind} iterator is simply a type definition for <a href="l.html">{base}</a>&lt;<a href="s.html">QString</a>&gt;.</p>"##
+        )
+    };
+    let page = format!(
+        r##"<html><body><div class="content mainContent">
+<h1 class="title">QStringList Class</h1>
+<p>The QStringList class provides a list of strings. <a href="#details">More...</a></p>
+<ul><li><a href="qstringlist-members.html">List of all members, including inherited members</a></li></ul>
+<h2 id="public-functions">Public Functions</h2><div class="table"><table class="alignedsummary">{summary}</table></div>
+<div class="descr"><h2>Detailed Description</h2>{}</div>
+<div class="func"><h2>Member Function Documentation</h2>{}</div>
+<div class="relnonmem"><h2>Related Non-Members</h2>{}{}</div>
+</div></body></html>"##,
+        long_section(2),
+        long_section(12),
+        typedef(
+            "QMutableStringListIterator",
+            "non-const",
+            "QMutableListIterator"
+        ),
+        typedef("QStringListIterator", "const", "QListIterator"),
+    );
+    let md = pruned(&page);
+    assert!(md.contains("## Related Non-Members"), "{md}");
+    assert!(
+        md.contains("The Java-style const iterator is simply"),
+        "{md}"
+    );
 }

@@ -90,6 +90,19 @@ fn later_items_of_a_tight_list_stay_tight() {
 }
 
 #[test]
+fn an_item_outside_any_list_is_a_list_of_its_own() {
+    // TypeDoc pages and malformed HTML put an `<li>` straight in a `<div>`: written tight
+    // between blocks, it joined the heading above, and the paragraph after it became the
+    // item's lazy continuation.
+    let out = md("<h1>Function freeze</h1><li>Defined in utils/common.ts:197</li><p>after</p>");
+    assert_eq!(
+        out,
+        "# Function freeze\n\n- Defined in utils/common.ts:197\n\nafter\n"
+    );
+    assert_eq!(lists(&out), vec![(None, 1)]);
+}
+
+#[test]
 fn ordered_item_after_quote_in_item_is_separated() {
     let html = format!("<ul><li>a<ol start=2><li><blockquote>{PRE}</blockquote></ol></ul>");
     let out = md(&html);

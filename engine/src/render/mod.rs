@@ -548,9 +548,10 @@ impl Renderer<'_> {
         // before it (an ordered list not starting at 1 cannot interrupt a paragraph).
         match self.lists.last() {
             Some(l) if l.loose && l.items > 0 => self.w.end_block(),
+            // An item outside any list (`<li>` straight in a `<div>`) is a list of its own.
             l => self
                 .w
-                .begin_block(l.is_none_or(|l| l.nested || l.items > 0)),
+                .begin_block(l.is_some_and(|l| l.nested || l.items > 0)),
         }
         let marker = match self.lists.last_mut() {
             Some(l) if l.ordered => {
@@ -1671,7 +1672,13 @@ impl Renderer<'_> {
                     self.w.flush_paragraph();
                 }
                 self.w.pop_prefix();
-                self.w.begin_block(true);
+                if self.lists.is_empty() {
+                    // What follows an item outside any list must not read as its lazy
+                    // continuation.
+                    self.w.end_block();
+                } else {
+                    self.w.begin_block(true);
+                }
             }
             Exit::Pre => self.close_pre(),
             Exit::PreBlock => self.pre_line_break(),
