@@ -2824,6 +2824,8 @@ fn defines_name(dom: &Dom, n: NodeId) -> bool {
 
 /// Words outside links that make a linked block a sentence ([`written_sentence`]).
 const SENTENCE_WORDS: usize = 8;
+/// Most nodes [`written_sentence`] reads.
+const SENTENCE_NODES: usize = 400;
 
 /// A block that reads as a sentence however many of its words are links: at least
 /// [`SENTENCE_WORDS`] words outside links, ending in a full stop. Racket's prose links every
@@ -2833,7 +2835,12 @@ const SENTENCE_WORDS: usize = 8;
 fn written_sentence(dom: &Dom, n: NodeId) -> bool {
     let mut words = 0;
     let mut last = "";
-    for d in dom.descendants(n) {
+    // A sentence is a few dozen nodes; a block of thousands (empty ones hold no text, so the
+    // text cap above does not bound them) is not read through for every wrapper around it.
+    for (seen, d) in dom.descendants(n).enumerate() {
+        if seen > SENTENCE_NODES {
+            return false;
+        }
         let text = dom.text_of(d).trim();
         if text.is_empty() {
             continue;
