@@ -44,6 +44,14 @@ pub fn is_hidden(dom: &Dom, id: NodeId) -> bool {
 
 /// Choose what to render from `dom`, whose metadata `page` holds (a page declaring itself an
 /// article is cleaned inside its main content too: [`PageMeta::declares_article`]).
+/// Whether `n` is an `<h1>` … `<h6>`.
+fn is_heading(dom: &Dom, n: NodeId) -> bool {
+    matches!(
+        dom.tag(n),
+        Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+    )
+}
+
 pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
     let body = dom.find(DOCUMENT, Tag::Body).unwrap_or(DOCUMENT);
     let mut sel = Selection {
@@ -428,10 +436,7 @@ fn with_subtitle(dom: &Dom, headline: NodeId) -> NodeId {
 /// The first root, when `with_title` added a headline block that is not a heading.
 fn promoted_headline(dom: &Dom, roots: &[NodeId]) -> Option<NodeId> {
     let first = *roots.first()?;
-    let heading = matches!(
-        dom.tag(first),
-        Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
-    );
+    let heading = is_heading(dom, first);
     let block = matches!(
         dom.tag(first),
         Some(Tag::Div | Tag::P | Tag::Span | Tag::B | Tag::Strong)
@@ -875,18 +880,36 @@ fn named_after_heading(dom: &Dom, id: NodeId, name: &str) -> bool {
     let Some(first) = dom.first_content_child(id) else {
         return false;
     };
-    if !matches!(
-        dom.tag(first),
-        Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
-    ) {
+    // Texinfo puts the node's navigation line (`div.header`: "Next: Tokens, Previous: …")
+    // before the section's heading.
+    let first = if !is_heading(dom, first) && dom.attr(first, Attr::Class) == Some("header") {
+        match dom
+            .children(id)
+            .skip_while(|&c| c != first)
+            .skip(1)
+            .find(|&c| dom.tag(c).is_some() && dom.tag(c) != Some(Tag::Span))
+        {
+            Some(c) => c,
+            None => return false,
+        }
+    } else {
+        first
+    };
+    if !is_heading(dom, first) {
         return false;
     }
     // The slug, compared byte by byte with the id as it is built: letters and digits as
-    // they are (ASCII case ignored), every other run one `-`, none at either end.
+    // they are (ASCII case ignored), every other run one `-`, none at either end. A
+    // section number before the words ("10.2 Comments", id `Comments`) is not in an id
+    // that does not start with a digit.
+    let skip_number = !name.starts_with(|c: char| c.is_ascii_digit());
     let mut want = name.bytes();
     let mut dash = false;
     for n in dom.descendants(first) {
         for c in dom.text_of(n).chars() {
+            if skip_number && want.len() == name.len() && (c.is_ascii_digit() || c == '.') {
+                continue;
+            }
             if c.is_alphanumeric() {
                 if dash {
                     if want.next() != Some(b'-') {
@@ -1924,6 +1947,7 @@ fn score_candidates(
             more_of_the_document(dom, stats, sib)
                 || introduced_table(dom, stats, sib)
                 || sister_section(dom, stats, top, sib)
+                || introduced_prose_list(dom, stats, sib)
         };
         siblings.push((sib, ok));
     }
@@ -1940,10 +1964,7 @@ fn score_candidates(
         if !*ok
             && text
             && next_kept
-            && matches!(
-                dom.tag(sib),
-                Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
-            )
+            && is_heading(dom, sib)
             && !dropped.get(sib as usize).copied().unwrap_or(false)
         {
             *ok = true;
@@ -2157,12 +2178,7 @@ fn more_of_the_document(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
 fn headed(dom: &Dom, stats: &Stats, n: NodeId) -> bool {
     dom.children(n)
         .find(|&c| has_text(dom, stats, c))
-        .is_some_and(|c| {
-            matches!(
-                dom.tag(c),
-                Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
-            )
-        })
+        .is_some_and(|c| is_heading(dom, c))
 }
 
 /// A sibling of the content that is another section of the same document however little
@@ -2176,6 +2192,17 @@ fn sister_section(dom: &Dom, stats: &Stats, top: NodeId, sib: NodeId) -> bool {
         && dom.attr(sib, Attr::Class) == Some(class)
         && stats.link_density(sib) < 0.5
         && headed(dom, stats, sib)
+}
+
+/// A sibling of the content that is a list of prose under its own heading (SQLite's
+/// "Situations Where A Client/Server RDBMS May Work Better": an item of paragraphs per
+/// situation, beside the longer list that scored): what the heading introduces is more of
+/// the document. A list of links is not prose ([`Stats::para`]).
+fn introduced_prose_list(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
+    matches!(dom.tag(sib), Some(Tag::Ul | Tag::Ol | Tag::Dl))
+        && stats.para(sib) >= 100
+        && stats.link(sib) * 4 < stats.text(sib)
+        && introduced(dom, sib)
 }
 
 /// The section the content lies in, when that section opens with a heading and has a
@@ -2427,12 +2454,7 @@ fn titled_section(dom: &Dom, n: NodeId) -> bool {
 /// Whether `n`'s first content is a heading, itself or in the first content of its first
 /// child (`<div class="innertube"><h3>Exports</h3>`).
 fn opens_with_heading(dom: &Dom, n: NodeId) -> bool {
-    let heading = |x: Option<NodeId>| {
-        matches!(
-            x.and_then(|c| dom.tag(c)),
-            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
-        )
-    };
+    let heading = |x: Option<NodeId>| x.is_some_and(|c| is_heading(dom, c));
     let first = dom.first_content_child(n);
     heading(first) || heading(first.and_then(|c| dom.first_content_child(c)))
 }
@@ -2749,11 +2771,10 @@ const TITLED_NAMES_LINKS: usize = 64;
 /// (gi-docgen's "Ancestors" and "Implements": `GtkWidget`, `GObject`), the section's
 /// content. Related-story boxes and menus link phrases of several words.
 fn titled_names(dom: &Dom, n: NodeId) -> bool {
-    let first = dom.first_content_child(n);
-    if !matches!(
-        first.and_then(|c| dom.tag(c)),
-        Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
-    ) {
+    if !dom
+        .first_content_child(n)
+        .is_some_and(|c| is_heading(dom, c))
+    {
         return false;
     }
     let mut links = 0usize;
@@ -2896,10 +2917,7 @@ fn introduced(dom: &Dom, n: NodeId) -> bool {
     if prev == NONE {
         return false;
     }
-    matches!(
-        dom.tag(prev),
-        Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
-    ) || unfinished_paragraph(dom, prev)
+    is_heading(dom, prev) || unfinished_paragraph(dom, prev)
 }
 
 #[cfg(test)]

@@ -1204,3 +1204,64 @@ fn a_section_of_api_prose_is_kept_however_many_types_it_links() {
         "{md}"
     );
 }
+
+#[test]
+fn a_list_of_prose_under_its_own_heading_is_kept() {
+    // SQLite's "Appropriate Uses": the first list of situations (a bold title and
+    // paragraphs per item) scored best; the second, "Situations Where A Client/Server RDBMS
+    // May Work Better", under its own heading, was dropped with the heading.
+    let items = |n: usize, what: &str| -> String {
+        (0..n)
+            .map(|i| {
+                format!(
+                    "<li><p><b>{what} {i}</b></p><p>If there are many client programs sending \
+                     SQL to the same database over a network, then use a client/server engine \
+                     instead, since file locking is buggy on network filesystems.</p></li>"
+                )
+            })
+            .collect()
+    };
+    let page = format!(
+        r##"<html><body><div class="nosearch"><a href="/">Home</a> <a href="/about">About</a></div>
+<h1 align="center">Appropriate Uses For SQLite</h1>
+<p>SQLite is not directly comparable to client/server SQL database engines.</p>
+<h2>Situations Where SQLite Works Well</h2><ul>{}</ul>
+<h2>Situations Where A Client/Server RDBMS May Work Better</h2><ul>{}</ul>
+<h2>Related</h2><ul><li><a href="/a">Another page about databases and engines</a></li></ul>
+</body></html>"##,
+        items(8, "Works well"),
+        items(2, "Works better")
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("## Situations Where A Client/Server RDBMS May Work Better"),
+        "{md}"
+    );
+    assert!(md.contains("**Works better 1**"), "{md}");
+    assert!(!md.contains("Another page about databases"), "{md}");
+}
+
+#[test]
+fn a_texinfo_section_named_comments_is_kept() {
+    // R's language manual (Texinfo): `<div class="section" id="Comments">` opens with the
+    // node's navigation line, then "10.2 Comments": it was dropped as a comment thread.
+    let page = format!(
+        r##"<html><body><div class="chapter" id="Parser">
+<div class="section" id="The-parsing-process"><div class="header"><p>Next: <a href="#Comments">Comments</a></p></div>
+<h3 class="section">10.1 The parsing process</h3>{}</div>
+<div class="section" id="Comments"><div class="header"><p>Next: <a href="#Tokens">Tokens</a>, Previous: <a href="#The-parsing-process">The parsing process</a></p></div>
+<span id="Comments-1"></span><h3 class="section">10.2 Comments</h3>
+<p>Comments in R are ignored by the parser. Any text from a # character to the end of the line is a comment.</p>{}</div>
+</div>
+<div id="comments"><h3>Comments</h3><p>Leave a reply below.</p></div></body></html>"##,
+        long_section(5),
+        long_section(3)
+    );
+    let md = pruned(&page);
+    assert!(md.contains("### 10.2 Comments"), "{md}");
+    assert!(
+        md.contains("Comments in R are ignored by the parser"),
+        "{md}"
+    );
+    assert!(!md.contains("Leave a reply"), "{md}");
+}
