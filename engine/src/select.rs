@@ -269,6 +269,12 @@ fn ancestors_of(dom: &Dom, roots: &[NodeId]) -> Vec<bool> {
 /// Prepend the page's `<h1>` when the chosen content lacks it (news pages often put the
 /// headline in a header block above the story body).
 fn with_title(dom: &Dom, order: &[NodeId], flags: &Flags, roots: Vec<NodeId>) -> Vec<NodeId> {
+    // The headline block (with its subtitle) first, then the content.
+    let headed_by = |headline: NodeId, roots: Vec<NodeId>| {
+        std::iter::once(with_subtitle(dom, headline))
+            .chain(roots)
+            .collect::<Vec<_>>()
+    };
     // An `<h1>` in the content heads it, unless it is a section's heading under a title
     // block left outside (the Doxygen manual: `div.title` "Documenting the code" above
     // `<h1>Special comment blocks</h1>`).
@@ -279,11 +285,7 @@ fn with_title(dom: &Dom, order: &[NodeId], flags: &Flags, roots: Vec<NodeId>) ->
         };
         return match headline_block(dom, order, flags, first) {
             // Not when the `<h1>` says it again (with a permalink sign after it: Sphinx).
-            Some(headline) if !titled && !repeats(dom, h1, headline) => {
-                let mut v = vec![with_subtitle(dom, headline)];
-                v.extend(roots);
-                v
-            }
+            Some(headline) if !titled && !repeats(dom, h1, headline) => headed_by(headline, roots),
             _ => roots,
         };
     }
@@ -311,11 +313,7 @@ fn with_title(dom: &Dom, order: &[NodeId], flags: &Flags, roots: Vec<NodeId>) ->
             v
         }
         ([], Some(&first)) => match headline_block(dom, order, flags, first) {
-            Some(headline) => {
-                let mut v = vec![with_subtitle(dom, headline)];
-                v.extend(roots);
-                v
-            }
+            Some(headline) => headed_by(headline, roots),
             None => roots,
         },
         _ => roots,
@@ -1256,6 +1254,7 @@ fn mark_boilerplate(
         ) && boilerplate_named(dom, n, &mut verdicts)
             && !holds_root[n as usize]
             && !docutils_box(dom, n)
+            && !asciidoc_sidebar(dom, n)
             && !(tag == Tag::P && docutils_box_title(dom, n) && docutils_box(dom, parent))
             && !(is_toctree(dom, n) && holds_document(dom, n, &mut doc_budget))
             && !(fallback && title_block(dom, n))
@@ -1566,6 +1565,16 @@ fn short_box(dom: &Dom, n: NodeId) -> bool {
     text > 0
 }
 
+/// AsciiDoc's (and Asciidoctor's) sidebar block, `div.sidebarblock > div.content`: an aside
+/// the author wrote into the document (git's "Note: In this case, no good copy of the
+/// repository was available…"), named like a site's sidebar.
+fn asciidoc_sidebar(dom: &Dom, n: NodeId) -> bool {
+    dom.tag(n) == Some(Tag::Div)
+        && dom
+            .attr(n, Attr::Class)
+            .is_some_and(|c| c.split_ascii_whitespace().any(|w| w == "sidebarblock"))
+}
+
 /// A docutils sidebar or topic (`.. sidebar::`, `.. topic::`: `<aside class="sidebar">` or
 /// `<div class="sidebar">` opening with `<p class="sidebar-title">`): a box of the author's
 /// text beside the prose, not the site's sidebar.
@@ -1706,10 +1715,16 @@ impl Stats {
                     // Links inside code are API names (`#include "<a>SDL_stdinc.h</a>"`),
                     // not a related-links box; so are those of Doxygen's listings
                     // (`div.fragment` of `div.line`s, every identifier a link).
+                    // MediaWiki's GeSHi highlighting (`span.mw-geshi`) is code without a
+                    // `<code>`: cppreference's declarations, every type a link.
                     if matches!(
                         tag,
                         Tag::Pre | Tag::Code | Tag::H1 | Tag::H2 | Tag::H3 | Tag::Table
                     ) || (tag == Tag::Div && crate::render::is_code_fragment(dom, id))
+                        || (tag == Tag::Span
+                            && dom.attr(id, Attr::Class).is_some_and(|c| {
+                                c.split_ascii_whitespace().any(|w| w == "mw-geshi")
+                            }))
                     {
                         s.rich[i] = true;
                     }

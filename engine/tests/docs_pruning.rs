@@ -1265,3 +1265,39 @@ fn a_texinfo_section_named_comments_is_kept() {
     );
     assert!(!md.contains("Leave a reply"), "{md}");
 }
+
+#[test]
+fn a_highlighted_declaration_linking_its_types_is_kept() {
+    // cppreference's declaration table: MediaWiki's GeSHi highlighting (`span.mw-geshi`)
+    // is code without a `<code>`, and the declaration's `<div>`, more than half links (every
+    // type), was dropped as a link farm: the row kept only "(since C++14)".
+    let page = format!(
+        r##"<html><body><div id="content"><h1>std::rend(std::initializer_list)</h1>
+<table class="t-dcl-begin"><tbody>
+<tr class="t-dcl t-since-cxx14"><td> <div><span class="mw-geshi cpp source-cpp"><span class="kw1">template</span> &lt;class E&gt;<br>
+<a href="../reverse_iterator.html"><span class="kw658">std::reverse_iterator</span></a>&lt;const E*&gt; rend( <a href="../initializer_list.html"><span class="kw">std::initializer_list</span></a>&lt;E&gt; il );</span></div></td>
+<td> <span class="t-mark-rev">(since C++14)</span> </td></tr></tbody></table>
+{}</div></body></html>"##,
+        long_section(4)
+    );
+    let md = pruned(&page);
+    assert!(md.contains("rend( [std::initializer_list]"), "{md}");
+}
+
+#[test]
+fn an_asciidoc_sidebar_block_is_kept() {
+    // AsciiDoc's `div.sidebarblock` is an aside written into the document (git's "How to
+    // recover an object from scratch": "Note: In this case, no good copy…"); named like a
+    // site's sidebar, it was dropped.
+    let page = format!(
+        r##"<html><body><div id="content"><div class="sect1"><h2>Background</h2><div class="sectionbody">
+{}<div class="sidebarblock"><div class="content"><div class="paragraph"><p>Note: In this case, no good copy of the repository was available.</p></div></div></div>
+{}</div></div></div>
+<div class="sidebar"><p>Site sidebar, not the document.</p></div></body></html>"##,
+        long_section(3),
+        long_section(3)
+    );
+    let md = pruned(&page);
+    assert!(md.contains("no good copy of the repository"), "{md}");
+    assert!(!md.contains("Site sidebar"), "{md}");
+}
