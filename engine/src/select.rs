@@ -42,8 +42,6 @@ pub fn is_hidden(dom: &Dom, id: NodeId) -> bool {
     dom.is_hidden(id)
 }
 
-/// Choose what to render from `dom`, whose metadata `page` holds (a page declaring itself an
-/// article is cleaned inside its main content too: [`PageMeta::declares_article`]).
 /// Whether `n` is an `<h1>` … `<h6>`.
 fn is_heading(dom: &Dom, n: NodeId) -> bool {
     matches!(
@@ -52,6 +50,8 @@ fn is_heading(dom: &Dom, n: NodeId) -> bool {
     )
 }
 
+/// Choose what to render from `dom`, whose metadata `page` holds (a page declaring itself an
+/// article is cleaned inside its main content too: [`PageMeta::declares_article`]).
 pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
     let body = dom.find(DOCUMENT, Tag::Body).unwrap_or(DOCUMENT);
     let mut sel = Selection {
@@ -1569,10 +1569,7 @@ fn short_box(dom: &Dom, n: NodeId) -> bool {
 /// the author wrote into the document (git's "Note: In this case, no good copy of the
 /// repository was available…"), named like a site's sidebar.
 fn asciidoc_sidebar(dom: &Dom, n: NodeId) -> bool {
-    dom.tag(n) == Some(Tag::Div)
-        && dom
-            .attr(n, Attr::Class)
-            .is_some_and(|c| c.split_ascii_whitespace().any(|w| w == "sidebarblock"))
+    dom.tag(n) == Some(Tag::Div) && dom.has_class(n, &["sidebarblock"])
 }
 
 /// A docutils sidebar or topic (`.. sidebar::`, `.. topic::`: `<aside class="sidebar">` or
@@ -1721,10 +1718,7 @@ impl Stats {
                         tag,
                         Tag::Pre | Tag::Code | Tag::H1 | Tag::H2 | Tag::H3 | Tag::Table
                     ) || (tag == Tag::Div && crate::render::is_code_fragment(dom, id))
-                        || (tag == Tag::Span
-                            && dom.attr(id, Attr::Class).is_some_and(|c| {
-                                c.split_ascii_whitespace().any(|w| w == "mw-geshi")
-                            }))
+                        || (tag == Tag::Span && dom.has_class(id, &["mw-geshi"]))
                     {
                         s.rich[i] = true;
                     }
@@ -1763,7 +1757,7 @@ impl Stats {
         if t == 0 {
             return 0.0;
         }
-        self.link.get(id as usize).copied().unwrap_or(0) as f32 / t as f32
+        self.link(id) as f32 / t as f32
     }
 }
 
@@ -1863,7 +1857,7 @@ fn score_candidates(
     // is a page column and may well be the content, unless a heading or an unfinished
     // paragraph introduces the table (cppreference's "Parameters", whose `format` cell
     // holds the whole table of conversion specifiers).
-    let mut holds_list = false;
+    let mut holds_table_or_list = false;
     let mut up = top;
     while matches!(
         dom.tag(up),
@@ -1879,10 +1873,10 @@ fn score_candidates(
             || introduced(dom, up))
     {
         top = dom.node(up).parent;
-        holds_list = true;
+        holds_table_or_list = true;
     } else if dom.tag(top) == Some(Tag::Table) && !crate::render::is_layout_table(dom, top) {
         top = dom.node(top).parent;
-        holds_list = true;
+        holds_table_or_list = true;
     }
     // Neither an item nor what it holds is the content on its own: without its list the
     // item loses its marker.
@@ -1898,17 +1892,17 @@ fn score_candidates(
     // A wrapper of the table alone may have scored best itself (PostgreSQL's
     // `div.table-contents`, favoured by its class); a list or a definition list needs its
     // intro as much (PostgreSQL's glossary: "This is a list of terms…" over `div.glosslist`).
-    holds_list |= dom
+    holds_table_or_list |= dom
         .tag(top)
         .is_some_and(|t| matches!(t, Tag::Dl | Tag::Ul | Tag::Ol))
-        || wrapped_table(dom, top).is_some_and(|t| match dom.tag(t) {
+        || wrapped_table_or_list(dom, top).is_some_and(|t| match dom.tag(t) {
             Some(Tag::Table) => !crate::render::is_layout_table(dom, t),
             _ => true,
         });
     top = entries_parent(dom, stats, &score, top)
         .or_else(|| entries_beside(dom, stats, &score, top))
         .unwrap_or(top);
-    top = with_surrounding_prose(dom, stats, top, holds_list);
+    top = with_surrounding_prose(dom, stats, top, holds_table_or_list);
     top = sections_parent(
         dom,
         top,
@@ -2072,10 +2066,12 @@ fn heads_title(dom: &Dom, n: NodeId, title: &str) -> bool {
     };
     // Sphinx and MkDocs end the heading's text with its permalink sign ("Django 2.1.15
     // release notes¶").
-    let bare = ["¶", "§", "#", "\u{1f517}"]
-        .iter()
-        .find_map(|sign| text.strip_suffix(sign))
-        .map(str::trim_end);
+    let bare = text
+        .char_indices()
+        .last()
+        .and_then(|(at, _)| text.split_at_checked(at))
+        .filter(|(_, sign)| crate::render::is_permalink_glyph(sign))
+        .map(|(head, _)| head.trim_end());
     std::iter::once(text.as_str()).chain(bare).any(|text| {
         text.chars().count() >= 3
             && title.strip_prefix(text).is_some_and(|rest| {
@@ -2249,7 +2245,8 @@ fn headed_section(dom: &Dom, stats: &Stats, top: NodeId) -> NodeId {
 /// member: return type, then the linked name and its arguments) head the class page beside
 /// the much longer member documentation, and the scorer credits only their longer cells.
 fn introduced_table(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
-    let Some(table) = wrapped_table(dom, sib).filter(|&t| dom.tag(t) == Some(Tag::Table)) else {
+    let Some(table) = wrapped_table_or_list(dom, sib).filter(|&t| dom.tag(t) == Some(Tag::Table))
+    else {
         return false;
     };
     stats.text(sib) > 0
@@ -2260,7 +2257,7 @@ fn introduced_table(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
 
 /// The table `n` is, or the one element inside the `<div>` `n` when that is a table, list
 /// or definition list.
-fn wrapped_table(dom: &Dom, n: NodeId) -> Option<NodeId> {
+fn wrapped_table_or_list(dom: &Dom, n: NodeId) -> Option<NodeId> {
     match dom.tag(n) {
         Some(Tag::Table) => Some(n),
         Some(Tag::Div) => {
@@ -2302,8 +2299,13 @@ fn paragraph_breaker(tag: Tag) -> bool {
 /// ancestor adds at least 200 bytes of text that is mostly paragraphs and hardly links;
 /// ancestors that add under 100 bytes (a "Read more" link) are passed through, and the
 /// highest one that added prose is the content. Less prose will do beside a short content,
-/// or a data table or list (`holds_list`). Never climbs to `<body>`.
-fn with_surrounding_prose(dom: &Dom, stats: &Stats, top: NodeId, holds_list: bool) -> NodeId {
+/// or a data table or list (`holds_table_or_list`). Never climbs to `<body>`.
+fn with_surrounding_prose(
+    dom: &Dom,
+    stats: &Stats,
+    top: NodeId,
+    holds_table_or_list: bool,
+) -> NodeId {
     let at = |v: &[u32], n: NodeId| u64::from(v.get(n as usize).copied().unwrap_or(0));
     let mut best = top;
     let mut cur = top;
@@ -2322,7 +2324,7 @@ fn with_surrounding_prose(dom: &Dom, stats: &Stats, top: NodeId, holds_list: boo
         // defined in the current database…" two wrappers above its table of columns).
         let prose = added_para >= 200
             || (added_para >= SHORT_PROSE
-                && (holds_list || added_para * 2 >= at(&stats.text, cur)));
+                && (holds_table_or_list || added_para * 2 >= at(&stats.text, cur)));
         if prose && added_para * 2 >= added && added_link * 4 <= added {
             best = up;
         } else if added >= 100 {
@@ -2400,7 +2402,7 @@ fn is_entry_run(dom: &Dom, stats: &Stats, score: &[f32], a: NodeId, p: NodeId) -
         text += stats.text(c);
         if c != a {
             added += stats.text(c);
-            added_link += stats.link.get(c as usize).copied().unwrap_or(0) as usize;
+            added_link += stats.link(c);
         }
     }
     n >= MIN_ENTRIES && scored * 2 > n && text * 2 > stats.text(p) && added_link * 2 < added
@@ -2517,7 +2519,7 @@ fn entries_beside(dom: &Dom, stats: &Stats, score: &[f32], top: NodeId) -> Optio
         k.entries += 1;
         k.scored += usize::from(score.get(c as usize).is_some_and(|s| !s.is_nan()));
         k.text += stats.text(c);
-        k.link += stats.link.get(c as usize).copied().unwrap_or(0) as usize;
+        k.link += stats.link(c);
         k.linked += usize::from(opens_with_link(dom, c));
     }
     kinds[..used]

@@ -2695,7 +2695,7 @@ fn glyph_only_link(dom: &Dom, a: NodeId) -> bool {
 
 /// Link text that only marks a permalink ("¶", "#", "§", "🔗"), or looks empty (Docusaurus
 /// writes a zero-width space, removed before it gets here).
-fn is_permalink_glyph(text: &str) -> bool {
+pub(crate) fn is_permalink_glyph(text: &str) -> bool {
     matches!(text, "¶" | "#" | "§" | "🔗" | "\\#" | "")
 }
 
