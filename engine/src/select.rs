@@ -73,7 +73,12 @@ pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
     if !prune {
         return sel;
     }
-    let (order, flags, main) = walk(dom, body);
+    let Walk {
+        order,
+        flags,
+        main,
+        named_main,
+    } = walk(dom, body);
 
     // Explicit main content: the first one (the search stops there), else a lone article.
     if let Some(main) = main {
@@ -120,7 +125,16 @@ pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
     mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &[body]);
     let stats = Stats::compute(dom, &order, &sel.dropped);
     let body_text = stats.text(body);
-    if let Some(roots) = score_candidates(dom, &order, &stats, &sel.dropped) {
+    if let Some(mut roots) = score_candidates(dom, &order, &stats, &sel.dropped) {
+        // A `section#main` around the scored content is the document: gi-docgen's class
+        // pages hold the description and, in sections of their own, every member with its
+        // summary, which scored apart. Not on a page that declares itself an article, where
+        // a `div#main` also holds the site's teasers (Readability's pixnet and yahoo-4).
+        if let Some(main) = named_main.filter(|&m| {
+            !page.declares_article && roots.iter().all(|&r| dom.ancestors(r).any(|a| a == m))
+        }) {
+            roots = vec![main];
+        }
         let kept: usize = roots.iter().map(|&r| stats.text(r)).sum();
         // Keep the scored content only when it is most of the page's remaining text or a
         // substantial article; otherwise the tag rules alone decide.
@@ -188,13 +202,25 @@ impl Flags {
     }
 }
 
-/// One pre-order pass below (and including) `body`: the nodes in document order, their
-/// [`Flags`], and the first visible `<main>` / `[role=main]`. The walk follows the same links
-/// as [`Dom::descendants`], which it replaces so that each node is read once.
-fn walk(dom: &Dom, body: NodeId) -> (Vec<NodeId>, Flags, Option<NodeId>) {
+/// What [`walk`] finds.
+struct Walk {
+    /// The nodes below (and including) `body` in document order.
+    order: Vec<NodeId>,
+    flags: Flags,
+    /// The first visible `<main>` / `[role=main]`.
+    main: Option<NodeId>,
+    /// The first visible `div#main` / `section#main`: not declared main content, but where
+    /// the scored content lies inside it, the whole of it is the document (gi-docgen).
+    named_main: Option<NodeId>,
+}
+
+/// One pre-order pass below (and including) `body`. The walk follows the same links as
+/// [`Dom::descendants`], which it replaces so that each node is read once.
+fn walk(dom: &Dom, body: NodeId) -> Walk {
     let mut order = Vec::with_capacity(dom.nodes.len());
     let mut flags = vec![0u8; dom.nodes.len()];
     let mut main = None;
+    let mut named_main = None;
     let mut id = body;
     loop {
         let node = dom.node(id);
@@ -223,6 +249,13 @@ fn walk(dom: &Dom, body: NodeId) -> (Vec<NodeId>, Flags, Option<NodeId>) {
             {
                 main = Some(id);
             }
+            if named_main.is_none()
+                && f & Flags::HIDDEN == 0
+                && matches!(tag, Tag::Div | Tag::Section)
+                && dom.attr(id, Attr::Id) == Some("main")
+            {
+                named_main = Some(id);
+            }
         }
         let f = f | pass << Flags::PASS;
         if let Some(slot) = flags.get_mut(id as usize) {
@@ -237,7 +270,12 @@ fn walk(dom: &Dom, body: NodeId) -> (Vec<NodeId>, Flags, Option<NodeId>) {
         }
         loop {
             if id == body {
-                return (order, Flags(flags), main);
+                return Walk {
+                    order,
+                    flags: Flags(flags),
+                    main,
+                    named_main,
+                };
             }
             let n = dom.node(id);
             if n.next != NONE {
@@ -246,7 +284,12 @@ fn walk(dom: &Dom, body: NodeId) -> (Vec<NodeId>, Flags, Option<NodeId>) {
             }
             id = n.parent;
             if id == NONE {
-                return (order, Flags(flags), main);
+                return Walk {
+                    order,
+                    flags: Flags(flags),
+                    main,
+                    named_main,
+                };
             }
         }
     }
@@ -2781,23 +2824,27 @@ fn entry_among_prose(dom: &Dom, stats: &Stats, n: NodeId) -> bool {
     prose >= 3 && prose > farms
 }
 
-/// Links [`titled_names`] reads before answering no.
+/// Links [`titled_names`] reads before answering no; more under a permalinked heading, a
+/// section of the document (gi-docgen's "Implementations" of an interface: 100 classes).
 const TITLED_NAMES_LINKS: usize = 64;
+const PERMALINKED_NAMES_LINKS: usize = 512;
 
 /// A heading, then links whose texts are single words: a list of names under its title
 /// (gi-docgen's "Ancestors" and "Implements": `GtkWidget`, `GObject`), the section's
 /// content. Related-story boxes and menus link phrases of several words.
 fn titled_names(dom: &Dom, n: NodeId) -> bool {
-    if !dom
-        .first_content_child(n)
-        .is_some_and(|c| is_heading(dom, c))
-    {
+    let Some(heading) = dom.first_content_child(n).filter(|&c| is_heading(dom, c)) else {
         return false;
-    }
+    };
+    let cap = if permalinked(dom, heading) {
+        PERMALINKED_NAMES_LINKS
+    } else {
+        TITLED_NAMES_LINKS
+    };
     let mut links = 0usize;
     for a in dom.descendants(n).filter(|&d| dom.tag(d) == Some(Tag::A)) {
         links += 1;
-        if links > TITLED_NAMES_LINKS {
+        if links > cap {
             return false;
         }
         let mut text = String::new();
@@ -2813,6 +2860,21 @@ fn titled_names(dom: &Dom, n: NodeId) -> bool {
         }
     }
     links > 0
+}
+
+/// A heading that links to itself (`<h4 id="x">… <a href="#x">`): documentation generators
+/// give their sections permalinks; site widgets ("Tags", "Related") have none.
+fn permalinked(dom: &Dom, heading: NodeId) -> bool {
+    let Some(id) = dom.attr(heading, Attr::Id).filter(|id| !id.is_empty()) else {
+        return false;
+    };
+    dom.descendants(heading).any(|d| {
+        dom.tag(d) == Some(Tag::A)
+            && dom
+                .attr(d, Attr::Href)
+                .and_then(|h| h.strip_prefix('#'))
+                .is_some_and(|h| h == id)
+    })
 }
 
 /// Most bytes of text before the first link of a [`defines_name`] line.
@@ -3229,7 +3291,9 @@ mod tests {
              <div role=main>d</div><main>e</main>",
         );
         let body = dom.find(DOCUMENT, Tag::Body).expect("body");
-        let (order, flags, main) = walk(&dom, body);
+        let Walk {
+            order, flags, main, ..
+        } = walk(&dom, body);
         let mut want = vec![body];
         want.extend(dom.descendants(body));
         assert_eq!(order, want);
@@ -3260,7 +3324,7 @@ mod tests {
                 .expect(name)
         };
         let body = dom.find(DOCUMENT, Tag::Body).expect("body");
-        let (order, _, _) = walk(&dom, body);
+        let order = walk(&dom, body).order;
         let dropped = vec![false; dom.nodes.len()];
         let stats = Stats::compute(&dom, &order, &dropped);
         let top = id("iface");
@@ -3278,7 +3342,7 @@ mod tests {
             "<title>Other</title><div><div id=a><p>x y z</p></div><div id=b>t</div></div>",
         );
         let body = dom2.find(DOCUMENT, Tag::Body).expect("body");
-        let (order, _, _) = walk(&dom2, body);
+        let order = walk(&dom2, body).order;
         let dropped = vec![false; dom2.nodes.len()];
         let stats = Stats::compute(&dom2, &order, &dropped);
         let div = dom2.find(body, Tag::Div).expect("div");

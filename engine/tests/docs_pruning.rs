@@ -1301,3 +1301,110 @@ fn an_asciidoc_sidebar_block_is_kept() {
     assert!(md.contains("no good copy of the repository"), "{md}");
     assert!(!md.contains("Site sidebar"), "{md}");
 }
+
+/// gi-docgen's member entry: the name as an `<h6>` link, then a one-line description.
+fn gi_member(name: &str, text: &str) -> String {
+    format!(
+        r##"<div class=""><h6><a href="method.Stack.{name}.html">gtk_stack_{name}</a></h6>
+<div class="docblock"><p>{text}</p></div><div class="docblock"><p></p></div></div>
+"##
+    )
+}
+
+#[test]
+fn a_gi_docgen_class_keeps_its_members_beside_the_description() {
+    // gi-docgen (GTK 4's class.Stack.html): `<section id="main">` holds the description and,
+    // in sections of their own, the ancestors and every constructor and method with its
+    // one-line summary. The description scored best and was all that was kept (1.8 of 17 KB).
+    let members: String = (0..3)
+        .map(|i| {
+            gi_member(
+                &format!("get_m{i}"),
+                &format!("Returns whether the <code>GtkStack</code> is set up to interpolate {i}."),
+            )
+        })
+        .collect();
+    let page = format!(
+        r##"<html><head><title>Gtk.Stack</title></head><body>
+<nav><div class="section"><h5>Instance methods</h5><div class="links">
+<a class="method" href="method.Stack.get_m0.html">get_m0</a>
+<a class="method" href="method.Stack.get_m1.html">get_m1</a></div></div></nav>
+<section id="main" class="content"><header><h3>Class</h3><h1><a href="index.html">Gtk</a>Stack</h1></header>
+<section><summary><div class="docblock"><p></p></div><div class="toggle-wrapper">
+<h4 id="description">Description<a href="#description" class="anchor"></a></h4>
+<pre><code>final class Gtk.Stack : Gtk.Widget {{ }}</code></pre>
+<div class="docblock">{}<h1 id="css-nodes">CSS nodes<a class="md-anchor" href="#css-nodes"></a></h1>
+<p><code>GtkStack</code> has a single CSS node named stack.</p></div><div class="docblock"></div></div></summary>
+<div class="toggle-wrapper ancestors"><h4 id="ancestors">Ancestors<a href="#ancestors" class="anchor"></a></h4>
+<div class="docblock"><ul><li class="class"><a href="class.Widget.html">GtkWidget</a></li><li>GObject</li></ul></div></div>
+<div class="toggle-wrapper methods"><h4 id="methods">Instance methods<a href="#methods" class="anchor"></a></h4>
+<div class="docblock">{members}</div></div>
+</section></section></body></html>"##,
+        paragraphs(
+            8,
+            "<code>GtkStack</code> is a container which only shows one of its children at a \
+             time, and a separate widget such as a <a href='x.html'><code>GtkStackSwitcher</code></a> \
+             changes the visible child."
+        )
+    );
+    let md = pruned(&page);
+    assert!(md.contains("final class Gtk.Stack"), "{md}");
+    assert!(md.contains("Instance methods"), "{md}");
+    assert!(
+        md.contains("[gtk_stack_get_m2](method.Stack.get_m2.html)"),
+        "{md}"
+    );
+    assert!(md.contains("is set up to interpolate 2."), "{md}");
+    assert!(md.contains("[GtkWidget](class.Widget.html)"), "{md}");
+    // The sidebar's link list is still navigation.
+    assert!(!md.contains("[get_m0]"), "{md}");
+}
+
+#[test]
+fn a_named_main_does_not_widen_a_declared_article() {
+    // A news page's `div#main` holds the story and the site's teasers; a page that declares
+    // itself an article keeps the story the scorer found (Readability's pixnet, yahoo-4).
+    let page = format!(
+        r##"<html><head><meta property="og:type" content="article"></head><body>
+<div id="main"><div class="story">{}</div>
+<div class="more"><p>Another story you may like to read today, with its own long teaser line.</p>
+<p>And one more story from elsewhere on the site, described in a sentence or two.</p></div>
+</div></body></html>"##,
+        paragraphs(
+            6,
+            "The council voted on Tuesday to extend the harbour, after months of debate, \
+             hearings, and a long public consultation with residents."
+        )
+    );
+    let md = pruned(&page);
+    assert!(md.contains("The council voted"), "{md}");
+    assert!(!md.contains("Another story"), "{md}");
+}
+
+#[test]
+fn a_permalinked_section_of_many_names_is_kept() {
+    // gi-docgen's "Implementations" of an interface: over a hundred single-word links under
+    // a heading that links to itself. Beyond 64 links it was taken for a link farm.
+    let names: String = (0..120)
+        .map(|i| format!("<li><a href=\"class.W{i}.html\">GtkWidget{i}</a></li>\n"))
+        .collect();
+    let page = |heading: &str| {
+        format!(
+            r##"<html><body><div id="content"><h1>Gtk.ConstraintTarget</h1>{}
+<div class="implementations"><h4 id="implementations">{heading}</h4>
+<div class="docblock"><ul>{names}</ul></div></div></div></body></html>"##,
+            paragraphs(
+                4,
+                "The <code>GtkConstraintTarget</code> interface is implemented by objects \
+                 that can be used as source or target in constraints."
+            )
+        )
+    };
+    let md = pruned(&page(
+        r##"Implementations<a href="#implementations" class="anchor"></a>"##,
+    ));
+    assert!(md.contains("[GtkWidget119](class.W119.html)"), "{md}");
+    // Without the permalink, as many names under a heading are still a farm.
+    let md = pruned(&page("Implementations"));
+    assert!(!md.contains("GtkWidget119"), "{md}");
+}
