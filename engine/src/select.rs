@@ -682,7 +682,23 @@ fn comment_thread(dom: &Dom, id: NodeId) -> bool {
     let label = rest
         .trim_end_matches(|c: char| c.is_ascii_digit() || matches!(c, ' ' | ':' | '(' | ')' | '»'))
         .trim();
-    comments || RELATED_LABELS.contains(&label)
+    if comments {
+        // A section of documentation about comments or responses (Sphinx's reST primer,
+        // "Comments"; git fast-import's "Responses to commands") shows code or links its
+        // heading to itself; a reader's thread does neither.
+        return !permalinked(dom, first) && !holds_listing(dom, id);
+    }
+    RELATED_LABELS.contains(&label)
+}
+
+/// Nodes [`holds_listing`] reads before answering no.
+const LISTING_SCAN: usize = 4000;
+
+/// Whether a `<pre>` lies within the first [`LISTING_SCAN`] nodes of `id`.
+fn holds_listing(dom: &Dom, id: NodeId) -> bool {
+    dom.descendants(id)
+        .take(LISTING_SCAN)
+        .any(|d| dom.tag(d) == Some(Tag::Pre))
 }
 
 /// How a comment section's heading opens.
@@ -2665,11 +2681,26 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
         }
     }
     let mut layout_cache = vec![0u8; dom.nodes.len()];
+    // Inside a code listing or a heading, blocks are lines of code or parts of a title,
+    // however much they link: a Doxygen `div.fragment`'s `div.line`s link every identifier
+    // (`<a class="code">SDLK_RETURN</a> = '\r',`), edoc's `h4 > div.title-name` the types
+    // of a signature.
+    let mut kept_whole = vec![false; dom.nodes.len()];
     for &n in order {
         let Some(tag) = dom.tag(n) else { continue };
         let parent = dom.node(n).parent;
         let below_root = parent != NONE && in_content[parent as usize];
-        if !matches!(tag, Tag::Div | Tag::Section | Tag::Ul | Tag::Ol | Tag::Form) || !below_root {
+        let inside = parent != NONE && kept_whole[parent as usize];
+        if inside
+            || is_heading(dom, n)
+            || (tag == Tag::Div && crate::render::is_code_fragment(dom, n))
+        {
+            kept_whole[n as usize] = true;
+        }
+        if inside
+            || !matches!(tag, Tag::Div | Tag::Section | Tag::Ul | Tag::Ol | Tag::Form)
+            || !below_root
+        {
             continue;
         }
         if sel.is_dropped(n) {
@@ -2694,7 +2725,8 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             && !defines_name(dom, n)
             && !linked_figure(dom, n)
             && !tab_row(dom, n)
-            && !written_sentence(dom, n);
+            && !written_sentence(dom, n)
+            && !heading_wrapper(dom, stats, n);
         let form = tag == Tag::Form;
         if link_farm || form || comment_thread(dom, n) {
             if let Some(d) = sel.dropped.get_mut(n as usize) {
@@ -2702,6 +2734,53 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             }
         }
     }
+}
+
+/// Wrappers [`heading_wrapper`] descends through before answering no.
+const HEADING_WRAPPERS: usize = 6;
+
+/// A block that holds one heading and nothing else with text, through wrappers
+/// (BoostBook's `div.titlepage > div > div > h4`: "Header <boost/units/pow.hpp>", the file
+/// name a link; edoc's `div.func-head > h4`: a signature whose types are links). It is
+/// the heading of what follows, however much of it links.
+fn heading_wrapper(dom: &Dom, stats: &Stats, n: NodeId) -> bool {
+    let mut at = n;
+    for _ in 0..HEADING_WRAPPERS {
+        let mut with_text = dom.children(at).filter(|&c| match dom.tag(c) {
+            Some(_) => stats.text(c) > 0 || shows_something(dom, c),
+            None => !dom.text_of(c).trim().is_empty(),
+        });
+        let (Some(only), None) = (with_text.next(), with_text.next()) else {
+            return false;
+        };
+        if is_heading(dom, only) {
+            // Not a teaser card's headline, linked whole (`<a><div><h4>`).
+            return !dom
+                .ancestors(only)
+                .take(HEADING_WRAPPERS + 2)
+                .any(|a| dom.tag(a) == Some(Tag::A));
+        }
+        if dom.tag(only).is_none() {
+            return false;
+        }
+        at = only;
+    }
+    false
+}
+
+/// Nodes [`shows_something`] reads before answering yes.
+const BLANK_SCAN: usize = 64;
+
+/// Whether an element without text still shows something: a picture or other media (a
+/// teaser card's image beside its headline), or more than [`BLANK_SCAN`] nodes to read.
+fn shows_something(dom: &Dom, n: NodeId) -> bool {
+    dom.descendants(n).enumerate().any(|(seen, d)| {
+        seen >= BLANK_SCAN
+            || matches!(
+                dom.tag(d),
+                Some(Tag::Img | Tag::Picture | Tag::Video | Tag::Svg | Tag::Iframe)
+            )
+    })
 }
 
 /// A tab widget's row of tab names (`role="tablist"`, or the wrapper it opens): links to
@@ -2862,18 +2941,25 @@ fn titled_names(dom: &Dom, n: NodeId) -> bool {
     links > 0
 }
 
-/// A heading that links to itself (`<h4 id="x">… <a href="#x">`): documentation generators
-/// give their sections permalinks; site widgets ("Tags", "Related") have none.
+/// A heading that links to itself (`<h4 id="x">… <a href="#x">`, or Sphinx's `<section
+/// id="x"><h2>… <a href="#x">¶</a>`): documentation generators give their sections
+/// permalinks; site widgets ("Tags", "Related", a comment thread) have none.
 fn permalinked(dom: &Dom, heading: NodeId) -> bool {
-    let Some(id) = dom.attr(heading, Attr::Id).filter(|id| !id.is_empty()) else {
+    let parent = dom.node(heading).parent;
+    let section_id = (parent != NONE && dom.first_content_child(parent) == Some(heading))
+        .then(|| dom.attr(parent, Attr::Id))
+        .flatten();
+    let ids = [dom.attr(heading, Attr::Id), section_id];
+    let ids = || ids.iter().flatten().filter(|id| !id.is_empty());
+    if ids().next().is_none() {
         return false;
-    };
+    }
     dom.descendants(heading).any(|d| {
         dom.tag(d) == Some(Tag::A)
             && dom
                 .attr(d, Attr::Href)
                 .and_then(|h| h.strip_prefix('#'))
-                .is_some_and(|h| h == id)
+                .is_some_and(|h| ids().any(|id| *id == h))
     })
 }
 
@@ -2924,6 +3010,8 @@ fn defines_name(dom: &Dom, n: NodeId) -> bool {
 
 /// Words outside links that make a linked block a sentence ([`written_sentence`]).
 const SENTENCE_WORDS: usize = 8;
+/// Fewer do when the sentence opens and ends outside its links.
+const FRAMED_SENTENCE_WORDS: usize = 2;
 /// Most nodes [`written_sentence`] reads.
 const SENTENCE_NODES: usize = 400;
 
@@ -2931,10 +3019,14 @@ const SENTENCE_NODES: usize = 400;
 /// [`SENTENCE_WORDS`] words outside links, ending in a full stop. Racket's prose links every
 /// identifier ("A popup-menu% object is created without a parent. Dynamically display a
 /// popup-menu% with popup-menu in window<%> …"); a link farm has separators between its
-/// links, or a label before them.
+/// links, or a label before them. A shorter sentence counts when its own words frame the
+/// links: it opens with a capitalised word and ends in a full stop outside them ("Equivalent
+/// to [export(Data, Callback, [])].", "Returns #t for [done] and #f otherwise.").
 fn written_sentence(dom: &Dom, n: NodeId) -> bool {
     let mut words = 0;
     let mut last = "";
+    let mut last_outside = false;
+    let mut opens_outside = None;
     // A sentence is a few dozen nodes; a block of thousands (empty ones hold no text, so the
     // text cap above does not bound them) is not read through for every wrapper around it.
     for (seen, d) in dom.descendants(n).enumerate() {
@@ -2946,14 +3038,20 @@ fn written_sentence(dom: &Dom, n: NodeId) -> bool {
             continue;
         }
         last = text;
-        if words < SENTENCE_WORDS && !inside_link(dom, d, n) {
+        last_outside = !inside_link(dom, d, n);
+        opens_outside.get_or_insert_with(|| {
+            last_outside && text.chars().next().is_some_and(char::is_uppercase)
+        });
+        if words < SENTENCE_WORDS && last_outside {
             words += text
                 .split_whitespace()
                 .filter(|w| w.chars().any(char::is_alphabetic))
                 .count();
         }
     }
-    words >= SENTENCE_WORDS && last.ends_with(['.', '!', '?'])
+    let framed = opens_outside == Some(true) && last_outside && last.ends_with('.');
+    last.ends_with(['.', '!', '?'])
+        && (words >= SENTENCE_WORDS || (framed && words >= FRAMED_SENTENCE_WORDS))
 }
 
 /// Whether `d` is inside an `<li>` under `root` (or `root` is one).
@@ -3244,6 +3342,24 @@ mod tests {
                 false,
             ),
             ("<div><h2>Comments and questions</h2><p>x</p></div>", false),
+            // Documentation of comments: a permalinked heading, or code.
+            (
+                "<div id=\"comments\"><h2>Comments<a href=\"#comments\">¶</a></h2><p>x</p></div>",
+                false,
+            ),
+            (
+                "<div><h2 id=\"c\">Comments<a href=\"#c\"></a></h2><p>x</p></div>",
+                false,
+            ),
+            (
+                "<div><h2>Responses to commands</h2><p>x</p><div><pre>ls</pre></div></div>",
+                false,
+            ),
+            // A link to another anchor is no permalink.
+            (
+                "<div id=\"comments\"><h2>Comments<a href=\"#respond\">Reply</a></h2></div>",
+                true,
+            ),
             (
                 "<div><p>Most read books of 2024 are listed below for everyone.</p></div>",
                 false,

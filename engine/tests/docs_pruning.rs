@@ -1408,3 +1408,103 @@ fn a_permalinked_section_of_many_names_is_kept() {
     let md = pruned(&page("Implementations"));
     assert!(!md.contains("GtkWidget119"), "{md}");
 }
+
+#[test]
+fn a_doxygen_listing_keeps_the_lines_that_link_identifiers() {
+    // Doxygen's source pages (SDL_keycode.h): every identifier of a `div.line` links to its
+    // documentation, so a line such as `SDLK_RETURN = '\r',` was more than half links and
+    // went as a link farm: 85 % of the listing was lost.
+    let lines: String = (0..40)
+        .map(|i| {
+            format!(
+                "<div class=\"line\"><a id=\"l{i}\" name=\"l{i}\"></a><span class=\"lineno\">\
+                 <a class=\"line\" href=\"k.html#a{i}\">{i}</a></span>    \
+                 <a class=\"code hl_enumvalue\" href=\"k.html#a{i}\">SDLK_KEY{i}</a> = {i},</div>\n"
+            )
+        })
+        .collect();
+    let page = format!(
+        r##"<html><body><div id="top"><a href="index.html">Main Page</a></div>
+<div id="doc-content"><div class="header"><div class="headertitle"><div class="title">SDL_keycode.h</div></div></div>
+<div class="contents"><a href="k.html">Go to the documentation of this file.</a>
+<div class="fragment"><div class="line"><span class="lineno">1</span>/* Simple DirectMedia Layer, a library of plain C for games and media */</div>
+<div class="line"><span class="lineno">2</span>typedef enum</div>
+{lines}<div class="line"><span class="lineno">99</span>}} SDL_KeyCode;</div>
+</div></div></div></body></html>"##
+    );
+    let md = pruned(&page);
+    assert!(md.contains("    SDLK_KEY0 = 0,\n"), "{md}");
+    assert!(md.contains("    SDLK_KEY39 = 39,\n} SDL_KeyCode;"), "{md}");
+}
+
+#[test]
+fn headings_that_link_their_names_are_kept() {
+    // BoostBook: `div.titlepage > div > div > h4` "Header <boost/units/pow.hpp>", the file
+    // name a link, went as a link list (boost_units/Reference.html kept 22 of 314 headings).
+    // edoc: a function's signature `h4 > div.title-name`, every type a link.
+    let page = format!(
+        r##"<html><body><div id="content">{}
+<div class="section"><div class="titlepage"><div><div><h4 class="title"><a name="h1"></a>Header &lt;<a href="pow.hpp">boost/units/pow.hpp</a>&gt;</h4></div></div></div>
+<p>Raise a value to a power known at compile time.</p><pre class="synopsis">template&lt;long N&gt; pow(const Y&amp;);</pre></div>
+<article class="func"><div class="bold_code func-head"><h4 id="reduce-1" class="title-link">
+<div class="title-anchors"><span class="ghlink-before"><a href="#reduce-1"><span class="paperclip"></span></a></span></div>
+<div class="title-name">reduce(Cs::[<a href="cerl.html#type-c_clause">cerl:c_clause()</a>]) -&gt; <a href="#type-bindings">bindings()</a></div>
+</h4></div><div class="exports-tube"><div class="REFBODY"><p>Selects a single clause, if possible.</p></div></div></article>
+<article class="func"><div class="bold_code func-head"><h4 id="is_catchall-1" class="title-link">
+<div class="title-name">is_catchall(C::<a href="cerl.html#type-c_clause">cerl:c_clause()</a>) -&gt; boolean()</div>
+</h4></div><div class="exports-tube"><div class="REFBODY"><p>Returns true if an abstract clause is a catch-all.</p></div></div></article>
+</div></body></html>"##,
+        long_section(4)
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("Header <[boost/units/pow.hpp](pow.hpp)>"),
+        "{md}"
+    );
+    assert!(
+        md.contains("reduce(Cs::\\[[cerl:c_clause()](cerl.html#type-c_clause)]) ->"),
+        "{md}"
+    );
+}
+
+#[test]
+fn a_teaser_card_is_no_heading_of_the_page() {
+    // MSN's previous/next story cards: a link around a picture and an `<h4>` headline.
+    let page = format!(
+        r##"<html><body><div id="content"><div class="paddle previous"><a href="/story">
+<div class="headline"><img alt="Phone" src="p.jpg"><div><h4 class="truncate">Twitter suspends accounts</h4></div></div></a></div>
+<div class="article">{}</div></div></body></html>"##,
+        long_section(6)
+    );
+    let md = pruned(&page);
+    assert!(md.contains("view-only permissions"), "{md}");
+    assert!(!md.contains("Twitter suspends"), "{md}");
+}
+
+#[test]
+fn a_short_sentence_around_a_link_is_kept() {
+    // edoc and Scribble: "Equivalent to <a>export(Data, Callback, [])</a>." and "Returns #t
+    // for <a>done</a> and #f otherwise." are a function's whole description, under eight
+    // words of their own and over half links.
+    let page = format!(
+        r##"<html><body><div id="content">{}
+<div class="REFBODY"><p>Equivalent to <span class="bold_code"><a href="#export-3">export(Data, Callback, [])</a></span>.</p></div>
+{}<div class="SIntrapara">Returns #t for <a href="#done">drracket:module-language-tools:done</a> and #f otherwise.</div>
+{}<div class="related"><p><a href="/a">Another page</a> <a href="/b">And one more</a></p></div></div></body></html>"##,
+        long_section(2),
+        long_section(2),
+        long_section(2)
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("Equivalent to [export(Data, Callback, \\[\\])](#export-3)."),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "Returns #t for [drracket:module-language-tools:done](#done) and #f otherwise."
+        ),
+        "{md}"
+    );
+    assert!(!md.contains("Another page"), "{md}");
+}

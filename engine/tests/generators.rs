@@ -1778,3 +1778,29 @@ fn single_dollars_are_formulas_where_the_page_configures_them() {
     );
     assert_eq!(md("<p>Let $a_*$ be.</p>"), "Let $a\\_\\*$ be.\n");
 }
+
+#[test]
+fn one_row_of_lists_is_a_list_set_in_columns() {
+    // qdoc's "List of All Members": one row, two cells of one `<ul>` each. As a GFM row it
+    // was one line of every member joined with " • ".
+    let html = "<p>This is the complete list of members.</p>\
+        <table class=\"propsummary\"><tr>\
+        <td class=\"topAlign\"><ul><li><a href=\"#a\">deleteLater</a>()</li><li>destroyed(QObject *)</li></ul></td>\
+        <td class=\"topAlign\"><ul><li><a href=\"#f\">findChild</a>() const : T</li></ul></td>\
+        </tr></table>";
+    assert_eq!(
+        md(html),
+        "This is the complete list of members.\n\n- [deleteLater](#a)()\n- destroyed(QObject \\*)\n\n\
+         * [findChild](#f)() const : T\n"
+    );
+    // Cells of text beside a list, a second row, or a header: a table of data.
+    for html in [
+        "<table><tr><td>name</td><td><ul><li>a</li></ul></td></tr></table>",
+        "<table><tr><td><ul><li>a</li></ul></td><td><ul><li>b</li></ul></td></tr>\
+         <tr><td><ul><li>c</li></ul></td><td><ul><li>d</li></ul></td></tr></table>",
+        "<table><thead><tr><th>x</th><th>y</th></tr></thead><tr><td><ul><li>a</li></ul></td>\
+         <td><ul><li>b</li></ul></td></tr></table>",
+    ] {
+        assert!(md(html).starts_with('|'), "{html}: {}", md(html));
+    }
+}

@@ -1392,7 +1392,10 @@ impl Renderer<'_> {
                     return Some(Exit::Soft);
                 }
                 self.w.begin_block(false);
-                if id == self.box_table || table::is_layout(dom, id) {
+                if id == self.box_table
+                    || table::is_layout(dom, id)
+                    || table::is_list_columns(dom, id)
+                {
                     // Layout tables are page structure, not data: cells render as blocks.
                     self.tables.push(None);
                     Exit::LayoutTable

@@ -466,6 +466,48 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
     (max_cells <= 1 || structure) && !header
 }
 
+/// One row of two or more `<td>`s that hold lists and nothing else, and no header: a list
+/// set in columns (qdoc's "List of All Members": two cells of one `<ul>` each), written
+/// as its lists, not as one GFM row of cells joined with bullets. Rendering only: for
+/// main-content selection the table stays a table, so its intro still goes with it.
+pub fn is_list_columns(dom: &Dom, table: NodeId) -> bool {
+    let mut row = None;
+    let mut take = |r: NodeId| row.replace(r).is_none();
+    for c in dom.children(table) {
+        let one = match dom.tag(c) {
+            Some(Tag::Tr) => take(c),
+            Some(Tag::Tbody) => dom.children(c).all(|r| match dom.tag(r) {
+                Some(Tag::Tr) => take(r),
+                Some(_) => false,
+                None => true,
+            }),
+            // A caption, a header or footer, column groups: a table of data.
+            Some(_) => false,
+            None => true,
+        };
+        if !one {
+            return false;
+        }
+    }
+    let Some(row) = row else { return false };
+    let mut lists = 0;
+    for cell in dom.children(row) {
+        match dom.tag(cell) {
+            Some(Tag::Td) => {}
+            None if dom.text_of(cell).trim().is_empty() => continue,
+            _ => return false,
+        }
+        for c in dom.children(cell) {
+            match dom.tag(c) {
+                Some(Tag::Ul | Tag::Ol | Tag::Dl) => lists += 1,
+                None if dom.text_of(c).trim().is_empty() => {}
+                _ => return false,
+            }
+        }
+    }
+    lists > 1
+}
+
 /// Nodes [`inline_cells_only`] and [`several_lines`] read before answering no.
 const NESTED_SCAN: usize = 2000;
 
