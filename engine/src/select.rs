@@ -106,7 +106,8 @@ pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
             |n| mostly_links(dom, n),
         )
         .is_none()
-        .then_some(article),
+        .then_some(article)
+        .filter(|&article| page.declares_article || !minor_article(dom, &order, &flags, article)),
         _ => None,
     };
     if let Some(article) = lone {
@@ -145,6 +146,24 @@ pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
         }
     }
     sel
+}
+
+/// An article holding under a quarter of the page's visible text is one entry of the page,
+/// not its body: Erlang's `erl` manual writes its one function, `erl <arguments>`, as an
+/// `<article>`, beside 96 KB of flag sections. Asked only of pages that do not declare
+/// themselves articles: a story's lone `<article>` beside comments and teasers is its body,
+/// lead picture and standfirst included, which the scorer would leave out.
+fn minor_article(dom: &Dom, order: &[NodeId], flags: &Flags, article: NodeId) -> bool {
+    let text = |n: NodeId| {
+        if dom.tag(n).is_some() || flags.hidden(n) {
+            0
+        } else {
+            dom.text_of(n).trim().len()
+        }
+    };
+    let page: usize = order.iter().map(|&n| text(n)).sum();
+    let own: usize = dom.descendants(article).map(text).sum();
+    own * 4 < page
 }
 
 /// Inside an explicit main or lone article, only what is named or marked as boilerplate goes:
@@ -365,8 +384,11 @@ fn with_title(dom: &Dom, order: &[NodeId], flags: &Flags, roots: Vec<NodeId>) ->
 
 /// Elements [`section_header`] reads: a section's children, then the header's subtree.
 const SECTION_HEADER_NODES: usize = 64;
-/// Text a section's header may hold: a heading, not a page's masthead.
-const SECTION_HEADER_TEXT: usize = 200;
+/// Text a section's header may hold: a heading and its summary (JSDoc's class description,
+/// a paragraph), not a page's masthead.
+const SECTION_HEADER_TEXT: usize = 1000;
+/// A heading's few words: all a header over an article with its own `<h1>` may hold.
+const SECTION_HEADING_TEXT: usize = 200;
 
 /// The `<header>` of the `<section>` a lone article is the body of, when that section
 /// holds just the two: the header is the article's own heading (JSDoc writes each class
@@ -405,7 +427,14 @@ fn section_header(dom: &Dom, article: NodeId) -> Option<NodeId> {
             _ => text += dom.text_of(n).trim().len(),
         }
     }
-    (heading && text <= SECTION_HEADER_TEXT && !mostly_links(dom, header)).then_some(header)
+    // More than a heading's few words only over an untitled article: a masthead's blurb
+    // sits over an article with a title of its own.
+    let limit = if text > SECTION_HEADING_TEXT && dom.find(article, Tag::H1).is_some() {
+        SECTION_HEADING_TEXT
+    } else {
+        SECTION_HEADER_TEXT
+    };
+    (heading && text <= limit && !mostly_links(dom, header)).then_some(header)
 }
 
 /// Pages without any `<h1>` (table- or div-soup news sites) still show their headline: the
@@ -2309,9 +2338,37 @@ fn introduced_table(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
         return false;
     };
     stats.text(sib) > 0
-        && stats.link_density(sib) < 0.5
+        && (stats.link_density(sib) < 0.5 || rows_say_more(dom, table))
         && !crate::render::is_layout_table(dom, table)
         && introduced(dom, sib)
+}
+
+/// Rows [`rows_say_more`] reads before answering no.
+const SUMMARY_ROWS: usize = 500;
+
+/// Whether every row of a table has words (letters) outside its links: qdoc's "Static Public
+/// Members", `const QString &` | `<a>decreaseAction</a>()`, a member per row with its type,
+/// mostly links as it is; a table of related links has nothing but the links.
+fn rows_say_more(dom: &Dom, table: NodeId) -> bool {
+    let mut rows = 0;
+    for tr in dom
+        .descendants(table)
+        .filter(|&d| dom.tag(d) == Some(Tag::Tr))
+    {
+        rows += 1;
+        if rows > SUMMARY_ROWS {
+            return false;
+        }
+        let words = dom.descendants(tr).any(|d| {
+            dom.tag(d).is_none()
+                && dom.text_of(d).chars().any(char::is_alphabetic)
+                && !inside_link(dom, d, tr)
+        });
+        if !words {
+            return false;
+        }
+    }
+    rows > 0
 }
 
 /// The table `n` is, or the one element inside the `<div>` `n` when that is a table, list
@@ -2684,7 +2741,8 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
     // Inside a code listing or a heading, blocks are lines of code or parts of a title,
     // however much they link: a Doxygen `div.fragment`'s `div.line`s link every identifier
     // (`<a class="code">SDLK_RETURN</a> = '\r',`), edoc's `h4 > div.title-name` the types
-    // of a signature.
+    // of a signature. A list set in columns is judged whole, by its table's wrapper (qdoc's
+    // "Properties": each column's `<ul>` opens its cell, with nothing there to introduce it).
     let mut kept_whole = vec![false; dom.nodes.len()];
     for &n in order {
         let Some(tag) = dom.tag(n) else { continue };
@@ -2694,6 +2752,7 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
         if inside
             || is_heading(dom, n)
             || (tag == Tag::Div && crate::render::is_code_fragment(dom, n))
+            || (tag == Tag::Table && crate::render::is_list_columns(dom, n))
         {
             kept_whole[n as usize] = true;
         }
@@ -3316,6 +3375,31 @@ mod tests {
             if LABEL_INITIALS.contains(&first) {
                 assert!(LABEL_INITIALS.contains(&c.to_ascii_lowercase()), "{c:?}");
             }
+        }
+    }
+
+    #[test]
+    fn an_article_under_a_quarter_of_the_page_is_minor() {
+        let page = |article: usize, rest: usize| {
+            format!(
+                "<body><article><p>{}</p></article><section><p>{}</p>\
+                 <p hidden>{}</p></section></body>",
+                "a".repeat(article),
+                "b".repeat(rest),
+                "c".repeat(10 * rest)
+            )
+        };
+        for (article, rest, minor) in [(100, 301, true), (100, 299, false), (500, 0, false)] {
+            let dom = Dom::parse(&page(article, rest));
+            let body = dom.find(DOCUMENT, Tag::Body).expect("body");
+            let Walk { order, flags, .. } = walk(&dom, body);
+            let a = dom.find(body, Tag::Article).expect("article");
+            // Hidden text is not the page's.
+            assert_eq!(
+                minor_article(&dom, &order, &flags, a),
+                minor,
+                "{article} {rest}"
+            );
         }
     }
 

@@ -1508,3 +1508,59 @@ fn a_short_sentence_around_a_link_is_kept() {
     );
     assert!(!md.contains("Another page"), "{md}");
 }
+
+#[test]
+fn member_summaries_that_link_every_name_are_kept() {
+    // qdoc: "Static Public Members" (`const QString &` | `<a>decreaseAction</a>()`) is more
+    // than half links, and went while "Public Functions" beside it stayed; "Properties" is
+    // a list set in columns, each column's `<ul>` opening its cell, and went as link lists.
+    let statics: String = (0..8)
+        .map(|i| {
+            format!(
+                "<tr><td class=\"memItemLeft\"> const QString &amp;</td><td class=\"memItemRight\">\
+                 <b><a href=\"q.html#action{i}\">decreaseAction{i}</a></b>()</td></tr>"
+            )
+        })
+        .collect();
+    let props = |from: usize| -> String {
+        (from..from + 4)
+            .map(|i| {
+                format!(
+                    "<li class=\"fn\"><b><a href=\"q.html#p{i}-prop\">cancelButtonText{i}</a></b> : QString</li>"
+                )
+            })
+            .collect()
+    };
+    let page = format!(
+        r##"<html><body><div class="content mainContent"><h1 class="title">QInputDialog Class</h1>
+<h2 id="properties">Properties</h2>
+<div class="table"><table class="propsummary"><tr><td class="topAlign"><ul>{}</ul></td>
+<td class="topAlign"><ul>{}</ul></td></tr></table></div>
+<h2 id="static-public-members">Static Public Members</h2>
+<div class="table"><table class="alignedsummary">{statics}</table></div>
+<div class="descr"><h2 id="details">Detailed Description</h2>{}</div>
+<div class="related"><h2>More</h2><table>{}</table></div></div></body></html>"##,
+        props(0),
+        props(4),
+        long_section(8),
+        (1..6)
+            .map(|i| format!(
+                "<tr><td>{i}</td><td><a href=\"/p/{i}\">A popular page, number {i}</a></td></tr>"
+            ))
+            .collect::<String>(),
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("| const QString & | [**decreaseAction7**](q.html#action7)() |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("[**cancelButtonText0**](q.html#p0-prop) : QString"),
+        "{md}"
+    );
+    assert!(
+        md.contains("[**cancelButtonText7**](q.html#p7-prop) : QString"),
+        "{md}"
+    );
+    assert!(!md.contains("A popular page"), "{md}");
+}

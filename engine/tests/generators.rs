@@ -836,6 +836,20 @@ fn jsdoc_section_header_heads_the_lone_article() {
         "{out}"
     );
     assert!(!out.contains("Home"), "{out}");
+    // The class description under the signature comes with it, however long (DualOptions:
+    // five lines of prose were dropped).
+    let page = page.replace(
+        "</h2></header>",
+        &format!(
+            "</h2><div class=\"class-description\">{}</div></header>",
+            prose(2)
+        ),
+    );
+    let out = pruned(&page);
+    assert!(
+        out.starts_with("# Class: Command\n\n## Command(name)\n\nParagraph 0 of the documentation"),
+        "{out}"
+    );
     // A section header holding more than a heading (a masthead) is not taken.
     let page = format!(
         "<html><body><section><header><h2>Site</h2><p>{}</p></header>\

@@ -15,6 +15,7 @@ use writer::{cell_pipes, Marker, Writer};
 pub use escape::longest_run;
 pub(crate) use escape::looks_like_entity;
 pub use table::is_layout as is_layout_table;
+pub use table::is_list_columns;
 pub use table::{gutter_cell, is_code_listing};
 
 /// Render the selected content of `dom` as Markdown.
