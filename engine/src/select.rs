@@ -2343,27 +2343,35 @@ fn introduced_table(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
         && introduced(dom, sib)
 }
 
-/// Rows [`rows_say_more`] reads before answering no.
-const SUMMARY_ROWS: usize = 500;
+/// Nodes [`rows_say_more`] reads before answering no (nested tables' rows are read again
+/// as rows of their own, so the count is what bounds the work).
+const SUMMARY_NODES: usize = 20_000;
 
 /// Whether every row of a table has words (letters) outside its links: qdoc's "Static Public
 /// Members", `const QString &` | `<a>decreaseAction</a>()`, a member per row with its type,
 /// mostly links as it is; a table of related links has nothing but the links.
 fn rows_say_more(dom: &Dom, table: NodeId) -> bool {
+    let mut budget = SUMMARY_NODES;
     let mut rows = 0;
     for tr in dom
         .descendants(table)
         .filter(|&d| dom.tag(d) == Some(Tag::Tr))
     {
         rows += 1;
-        if rows > SUMMARY_ROWS {
-            return false;
-        }
-        let words = dom.descendants(tr).any(|d| {
-            dom.tag(d).is_none()
+        let mut words = false;
+        for d in dom.descendants(tr) {
+            budget = match budget.checked_sub(1) {
+                Some(b) => b,
+                None => return false,
+            };
+            if dom.tag(d).is_none()
                 && dom.text_of(d).chars().any(char::is_alphabetic)
                 && !inside_link(dom, d, tr)
-        });
+            {
+                words = true;
+                break;
+            }
+        }
         if !words {
             return false;
         }
