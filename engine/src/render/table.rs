@@ -466,10 +466,11 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
     (max_cells <= 1 || structure) && !header
 }
 
-/// One row of two or more `<td>`s that hold lists and nothing else, and no header: a list
-/// set in columns (qdoc's "List of All Members": two cells of one `<ul>` each), written
-/// as its lists, not as one GFM row of cells joined with bullets. Rendering only: for
-/// main-content selection the table stays a table, so its intro still goes with it.
+/// One row of `<td>`s that hold lists and nothing else, two lists or more, and no header: a
+/// list set in columns (qdoc's "List of All Members": two cells of one `<ul>` each), written
+/// as its lists, not as one GFM row of cells joined with bullets. For main-content selection
+/// it stays a data table ([`is_layout`] is unchanged), so its intro goes with it; selection
+/// only judges it whole, by its wrapper, instead of each column's list.
 pub fn is_list_columns(dom: &Dom, table: NodeId) -> bool {
     let mut row = None;
     let mut take = |r: NodeId| row.replace(r).is_none();
