@@ -2777,10 +2777,13 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
         let ld = stats.link_density(n);
         let rich = stats.rich.get(n as usize).copied().unwrap_or(false);
         // One short link is a reference, not a farm: an Erlang type line
-        // `T = <a>term()</a>`. One long one is a teaser ("Read more: <a>headline</a>").
+        // `T = <a>term()</a>`, and so is one long name (YARD's class list:
+        // `<a>ExpectationErrorFactory</a> < Object`). One long link in words is a teaser
+        // ("Read more: <a>headline</a>").
         let anchors = stats.anchors.get(n as usize).copied().unwrap_or(0);
         let link_bytes = stats.link.get(n as usize).copied().unwrap_or(0);
-        let reference = anchors == 1 && (link_bytes < 20 || names_row(dom, n, &mut layout_cache));
+        let reference = anchors == 1
+            && (link_bytes < 20 || names_row(dom, n, &mut layout_cache) || links_a_name(dom, n));
         let link_farm = text > 0
             && ld > 0.5
             && text < 2000
@@ -2801,6 +2804,29 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             }
         }
     }
+}
+
+/// Nodes [`links_a_name`] reads before answering no.
+const NAME_LINK_NODES: usize = 64;
+
+/// Whether the first link in `n` (within [`NAME_LINK_NODES`] nodes) reads as one word: a
+/// name, not a headline.
+fn links_a_name(dom: &Dom, n: NodeId) -> bool {
+    let Some(a) = dom
+        .descendants(n)
+        .take(NAME_LINK_NODES)
+        .find(|&d| dom.tag(d) == Some(Tag::A) && dom.attr(d, Attr::Href).is_some())
+    else {
+        return false;
+    };
+    let mut text = String::new();
+    for d in dom.descendants(a).take(NAME_LINK_NODES) {
+        if dom.tag(d).is_none() {
+            text.push_str(dom.text_of(d));
+        }
+    }
+    let word = text.trim();
+    !word.is_empty() && !word.contains(char::is_whitespace)
 }
 
 /// Wrappers [`heading_wrapper`] descends through before answering no.

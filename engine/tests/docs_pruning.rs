@@ -1564,3 +1564,38 @@ fn member_summaries_that_link_every_name_are_kept() {
     );
     assert!(!md.contains("A popular page"), "{md}");
 }
+
+#[test]
+fn a_block_linking_one_long_name_is_kept() {
+    // YARD's class list: `div.item` holds one link, the class name, beside its superclass
+    // and namespace. Names of 20 bytes and more ("ExpectationErrorFactory") were taken for
+    // a teaser's headline and the item came out as an empty `-`; a headline in words still
+    // goes.
+    let item = |name: &str| {
+        format!(
+            "<li><div class=\"item\"><span class=\"object_link\"><a href=\"Mocha/{name}.html\" \
+             title=\"Mocha::{name} (class)\">{name}</a></span> &lt; Object<small \
+             class=\"search_info\">Mocha</small></div></li>"
+        )
+    };
+    let page = format!(
+        r#"<html><body><div id="content"><h1>Mocha</h1>{}<h2>Classes</h2><ul>{}{}</ul>
+<div class="more">Read more: <a href="/news/1">Why mocking libraries keep growing their APIs</a></div>
+</div></body></html>"#,
+        long_section(6),
+        item("Expectation"),
+        item("ExpectationErrorFactory"),
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("- [Expectation](Mocha/Expectation.html) < ObjectMocha"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "- [ExpectationErrorFactory](Mocha/ExpectationErrorFactory.html) < ObjectMocha"
+        ),
+        "{md}"
+    );
+    assert!(!md.contains("Why mocking libraries"), "{md}");
+}
