@@ -2045,6 +2045,7 @@ fn score_candidates(
                 || introduced_table(dom, stats, sib)
                 || sister_section(dom, stats, top, sib)
                 || introduced_prose_list(dom, stats, sib)
+                || introduced_listing(dom, stats, sib)
         };
         siblings.push((sib, ok));
     }
@@ -2302,6 +2303,35 @@ fn introduced_prose_list(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
         && stats.para(sib) >= 100
         && stats.link(sib) * 4 < stats.text(sib)
         && introduced(dom, sib)
+}
+
+/// Wrappers [`listing_block`] descends through.
+const LISTING_WRAPPERS: usize = 3;
+
+/// A sibling of the content that is a code listing under its own heading (BoostBook's
+/// `h2 Synopsis` + `div.refsynopsisdiv > pre.synopsis` beside the class's description): a
+/// declaration is the document however many of its names link.
+fn introduced_listing(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
+    listing_block(dom, stats, sib) && introduced(dom, sib)
+}
+
+/// Whether `n` is a `<pre>`, or a `<div>` whose one child with text is one, through at most
+/// [`LISTING_WRAPPERS`] wrappers.
+fn listing_block(dom: &Dom, stats: &Stats, n: NodeId) -> bool {
+    let mut at = n;
+    for _ in 0..=LISTING_WRAPPERS {
+        match dom.tag(at) {
+            Some(Tag::Pre) => return stats.text(at) > 0,
+            Some(Tag::Div) => {}
+            _ => return false,
+        }
+        let mut with_text = dom.children(at).filter(|&c| has_text(dom, stats, c));
+        let (Some(only), None) = (with_text.next(), with_text.next()) else {
+            return false;
+        };
+        at = only;
+    }
+    false
 }
 
 /// The section the content lies in, when that section opens with a heading and has a

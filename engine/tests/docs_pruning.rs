@@ -1599,3 +1599,44 @@ fn a_block_linking_one_long_name_is_kept() {
     );
     assert!(!md.contains("Why mocking libraries"), "{md}");
 }
+
+#[test]
+fn a_synopsis_under_its_heading_beside_the_description_is_kept() {
+    // BoostBook's class pages: `h2 Synopsis` + `div.refsynopsisdiv > pre.synopsis`, every
+    // type and member a link, beside the `div.refsect1` description that scored; the
+    // declaration went on the long pages (circular_buffer, the intrusive containers).
+    let members: String = (0..12)
+        .map(|i| {
+            format!(
+                "  <span class=\"identifier\">size_type</span> <a class=\"link\" \
+                 href=\"devector.html#idm{i}-bb\">member_function_{i}</a>() const;\n"
+            )
+        })
+        .collect();
+    let page = format!(
+        r#"<html><head><title>Class template devector</title></head><body>
+<div class="spirit-nav"><a href="prev.html">Prev</a><a href="up.html">Up</a></div>
+<div class="refentry"><a name="boost.container.devector"></a><div class="titlepage"></div>
+<div class="refnamediv"><h2><span class="refentrytitle">Class template devector</span></h2>
+<p>boost::container::devector</p></div>
+<h2 class="refsynopsisdiv-title">Synopsis</h2>
+<div class="refsynopsisdiv"><pre class="synopsis"><span class="comment">// In header: &lt;<a class="link" href="h.html">boost/container/devector.hpp</a>&gt;</span>
+
+<span class="keyword">class</span> <a class="link" href="devector.html">devector</a> {{
+{members}}};</pre></div>
+<div class="refsect1"><a name="id-1"></a><h2>Description</h2>{}</div>
+</div></body></html>"#,
+        long_section(12),
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("## Synopsis\n\n```\n// In header: <boost/container/devector.hpp>"),
+        "{md}"
+    );
+    assert!(
+        md.contains("  size_type member_function_11() const;\n};\n```"),
+        "{md}"
+    );
+    assert!(md.contains("## Description"), "{md}");
+    assert!(!md.contains("Prev"), "{md}");
+}
