@@ -603,6 +603,11 @@ const NEGATIVE_SUBSTR: &[&str] = &[
     "thumb-rating",
     // TypeDoc's member index: the page's table of contents, each member named again below.
     "tsd-index",
+    // Scribble (Racket's manuals): the contents sidebar (`div.tocset`) and the top/bottom
+    // bars (`div.navsettop`: search, "top", "← prev", "up", "next →"), which a page too
+    // short to score kept.
+    "tocset",
+    "navset",
 ];
 /// Short boilerplate words matched only as whole tokens.
 const NEGATIVE_TOKENS: &[&str] = &[
@@ -2626,8 +2631,19 @@ fn titled_section(dom: &Dom, n: NodeId) -> bool {
 /// child (`<div class="innertube"><h3>Exports</h3>`).
 fn opens_with_heading(dom: &Dom, n: NodeId) -> bool {
     let heading = |x: Option<NodeId>| x.is_some_and(|c| is_heading(dom, c));
-    let first = dom.first_content_child(n);
-    heading(first) || heading(first.and_then(|c| dom.first_content_child(c)))
+    let first = first_shown_child(dom, n);
+    heading(first) || heading(first.and_then(|c| first_shown_child(dom, c)))
+}
+
+/// The first child of `n` that is an element or text other than white space, past empty
+/// link targets (Erlang opens its example section with `<a name="…"></a>`, docutils each
+/// section with `<span id=…></span>`).
+fn first_shown_child(dom: &Dom, n: NodeId) -> Option<NodeId> {
+    dom.children(n).find(|&c| match dom.tag(c) {
+        Some(Tag::A | Tag::Span) => dom.node(c).first_child != NONE,
+        Some(_) => true,
+        None => !dom.text_of(c).trim().is_empty(),
+    })
 }
 
 /// Distinct (tag, class) kinds of children [`entries_beside`] tells apart.
@@ -3568,6 +3584,37 @@ mod tests {
         assert!(flags.in_code(span) && flags.in_semantic(span) && !flags.hidden(span));
         assert!(!flags.in_code(pre) && flags.in_semantic(pre));
         assert_eq!(main.and_then(|m| dom.tag(m)), Some(Tag::Div));
+    }
+
+    #[test]
+    fn a_section_opening_with_a_link_target_is_a_titled_section() {
+        // Erlang's erl_tracer: the example section opens with `<a name>` before its
+        // heading; the best block lay in it, and sections_parent did not see a page of
+        // titled sections (4.2 of 55 KB kept).
+        let dom = Dom::parse(
+            "<div id=content><div class=innertube><h3>Description</h3><p>About.</p></div>\
+             <div class=innertube><h3>Data Types</h3><p>Types.</p></div>\
+             <div class=innertube><h3>Exports</h3></div><div id=exports><article>f</article></div>\
+             <section id=example><a name=example></a> <h3>Example</h3><div id=body><pre>code</pre></div></section>\
+             <section id=linked><a href=#x>Not a target</a><h3>After a link</h3></section></div>",
+        );
+        let id = |name: &str| {
+            dom.descendants(DOCUMENT)
+                .find(|&n| dom.attr(n, Attr::Id) == Some(name))
+                .expect(name)
+        };
+        assert!(opens_with_heading(&dom, id("example")));
+        assert!(!opens_with_heading(&dom, id("linked")));
+        let found = sections_parent(
+            &dom,
+            id("body"),
+            |n| {
+                dom.descendants(n)
+                    .any(|d| !dom.text_of(d).trim().is_empty())
+            },
+            |_| false,
+        );
+        assert_eq!(found, Some(id("content")));
     }
 
     #[test]
