@@ -2564,7 +2564,8 @@ fn is_entry_run(dom: &Dom, stats: &Stats, score: &[f32], a: NodeId, p: NodeId) -
             added_link += stats.link(c);
         }
     }
-    n >= MIN_ENTRIES && scored * 2 > n && text * 2 > stats.text(p) && added_link * 2 < added
+    let enough = n >= MIN_ENTRIES || (n >= MIN_SCORED_ENTRIES && scored == n);
+    enough && scored * 2 > n && text * 2 > stats.text(p) && added_link * 2 < added
 }
 
 /// How far [`sections_parent`] climbs from the content to find its sections' parent.
@@ -2735,6 +2736,9 @@ fn opens_with_link(dom: &Dom, n: NodeId) -> bool {
 
 /// How many same-named siblings make a run of entries (not a page's few layout columns).
 const MIN_ENTRIES: usize = 4;
+/// Fewer entries make a run when the scorer credited every one (PostgreSQL's
+/// `libpq-example.html`: three `div.example` programs; the longest scored alone).
+const MIN_SCORED_ENTRIES: usize = 3;
 
 /// How many of the best candidates [`shared_ancestor`] looks at (Readability's five).
 const LEADERS: usize = 5;

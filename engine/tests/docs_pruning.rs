@@ -1640,3 +1640,48 @@ fn a_synopsis_under_its_heading_beside_the_description_is_kept() {
     assert!(md.contains("## Description"), "{md}");
     assert!(!md.contains("Prev"), "{md}");
 }
+
+#[test]
+fn three_example_programs_are_kept_together() {
+    // PostgreSQL's libpq-example.html: an intro and three `div.example` programs; the
+    // longest scored and the intro and the other two went (7.0 of 15.2 KB kept). Three
+    // like blocks that the scorer all credits are a run of entries.
+    let program = |n: usize, lines: usize| {
+        let code: String = (0..lines)
+            .map(|i| format!("    res = PQexec(conn, \"FETCH ALL in myportal{n}_{i}\");\n"))
+            .collect();
+        format!(
+            r#"<div class="example" id="LIBPQ-EXAMPLE-{n}"><p class="title"><strong>Example 34.{n}. libpq Example Program {n}</strong></p>
+<div class="example-contents"><pre class="programlisting">/*
+ * testlibpq{n}.c
+ */
+{code}</pre></div></div><br class="example-break">"#
+        )
+    };
+    let page = format!(
+        r#"<html><head><title>34.22. Example Programs</title></head><body>
+<div class="navheader"><table><tr><th colspan="5">34.22. Example Programs</th></tr>
+<tr><td><a href="prev.html">Prev</a></td><td><a href="up.html">Up</a></td></tr></table><hr></div>
+<div class="sect1" id="LIBPQ-EXAMPLE"><div class="titlepage"><div><div><h2 class="title">34.22. Example Programs</h2></div></div></div>
+<p>These examples and others can be found in the directory <code class="filename">src/test/examples</code> in the source code distribution.</p>
+{}{}{}</div>
+<div class="navfooter"><hr><table><tr><td><a href="prev.html">Prev</a></td><td><a href="next.html">Next</a></td></tr></table></div>
+</body></html>"#,
+        program(1, 30),
+        program(2, 35),
+        program(3, 60),
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("These examples and others can be found"),
+        "{md}"
+    );
+    for n in 1..=3 {
+        assert!(
+            md.contains(&format!("**Example 34.{n}. libpq Example Program {n}**")),
+            "{md}"
+        );
+        assert!(md.contains(&format!("FETCH ALL in myportal{n}_29")), "{md}");
+    }
+    assert!(!md.contains("Prev"), "{md}");
+}
