@@ -2846,7 +2846,8 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             && !linked_figure(dom, n)
             && !tab_row(dom, n)
             && !written_sentence(dom, n)
-            && !heading_wrapper(dom, stats, n);
+            && !heading_wrapper(dom, stats, n)
+            && !links_written_out(dom, n);
         let form = tag == Tag::Form;
         if link_farm || form || comment_thread(dom, n) {
             if let Some(d) = sel.dropped.get_mut(n as usize) {
@@ -2877,6 +2878,40 @@ fn links_a_name(dom: &Dom, n: NodeId) -> bool {
     }
     let word = text.trim();
     !word.is_empty() && !word.contains(char::is_whitespace)
+}
+
+/// Nodes [`links_written_out`] reads before answering no.
+const WRITTEN_LINK_NODES: usize = 200;
+
+/// Whether every link in `n` (at least one, within [`WRITTEN_LINK_NODES`] nodes) shows its
+/// address as its text: the writer spelled the URL out as part of the sentence (git's
+/// SubmittingPatches: "Fork https://github.com/git/git to your GitHub account … here:
+/// https://help.github.com/…"). Related links and tag clouds show titles.
+fn links_written_out(dom: &Dom, n: NodeId) -> bool {
+    let mut links = 0;
+    for (seen, d) in dom.descendants(n).enumerate() {
+        if seen >= WRITTEN_LINK_NODES {
+            return false;
+        }
+        if dom.tag(d) != Some(Tag::A) || dom.attr(d, Attr::Href).is_none() {
+            continue;
+        }
+        // The address is one text node in the link: `<a href=…>https://…</a>`.
+        let text = dom
+            .descendants(d)
+            .find(|&t| dom.tag(t).is_none() && !dom.text_of(t).trim().is_empty());
+        let shown = text.map(|t| dom.text_of(t).trim()).unwrap_or("");
+        let address = ["http://", "https://", "www."].iter().any(|p| {
+            shown
+                .get(..p.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(p))
+        });
+        if !address {
+            return false;
+        }
+        links += 1;
+    }
+    links > 0
 }
 
 /// Wrappers [`heading_wrapper`] descends through before answering no.

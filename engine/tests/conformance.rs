@@ -666,11 +666,26 @@ fn a_link_list_introduced_by_a_heading_or_a_lead_in_is_not_a_link_farm() {
     );
     let out = pruned(&lead_in);
     assert!(out.contains("http://www.w3.org/TR/xslt"), "in:\n{out}");
-    // After a finished sentence, a list of links is still related-links furniture.
-    let farm = lead_in.replace("found at</p>", "found online.</p>");
+    // After a finished sentence, a list of titled links is still related-links furniture.
+    let finished = lead_in.replace("found at</p>", "found online.</p>");
+    let farm = finished
+        .replace(
+            ">https://gitlab.gnome.org/GNOME/libxslt</a>",
+            ">the libxslt project</a>",
+        )
+        .replace(
+            ">http://www.w3.org/TR/xslt</a>",
+            ">the XSLT recommendation</a>",
+        );
     let out = pruned(&farm);
     assert!(out.contains("found online."), "in:\n{out}");
     assert!(!out.contains("http://www.w3.org/TR/xslt"), "in:\n{out}");
+    // Addresses written out are the text's own references, whatever comes before them.
+    let out = pruned(&finished);
+    assert!(
+        out.contains("[http://www.w3.org/TR/xslt](http://www.w3.org/TR/xslt)"),
+        "in:\n{out}"
+    );
 }
 
 #[test]

@@ -1685,3 +1685,28 @@ fn three_example_programs_are_kept_together() {
     }
     assert!(!md.contains("Prev"), "{md}");
 }
+
+#[test]
+fn a_step_that_spells_its_addresses_out_is_kept() {
+    // git's SubmittingPatches (AsciiDoc): the one setup step under "GitHub CI" writes both
+    // its addresses out as link text, just over half its text, and went as a link farm.
+    let page = format!(
+        r#"<html><body><div id="content"><div class="sect1"><h2>GitHub CI</h2><div class="sectionbody">
+{}
+<div class="paragraph"><p>Follow these steps for the initial setup:</p></div>
+<div class="olist arabic"><ol class="arabic"><li><p>
+Fork <a href="https://github.com/git/git">https://github.com/git/git</a> to your GitHub account.
+  You can find detailed instructions how to fork here:
+  <a href="https://help.github.com/articles/fork-a-repo/">https://help.github.com/articles/fork-a-repo/</a>
+</p></li></ol></div>
+<div class="related"><a href="/blog/1">Our favourite continuous integration setups</a> <a href="/blog/2">More about forks</a></div>
+</div></div></div></body></html>"#,
+        long_section(6),
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("1. Fork [https://github.com/git/git](https://github.com/git/git) to your GitHub account."),
+        "{md}"
+    );
+    assert!(!md.contains("Our favourite"), "{md}");
+}
