@@ -2,7 +2,7 @@
 # Which outputs two md-convert builds disagree on, over every page selection changes touch:
 # Mozilla Readability's test pages (as readability_eval.py reads them), corpus/ and every
 # page setup.sh unpacked. The "N of 65,669 outputs changed" counts in docs/CONFORMANCE.md
-# and CHANGELOG.md come from this. JOBS pages at a time (default: one per core); ~9 min on
+# and CHANGELOG.md come from this. JOBS pages at a time (default: one per core); ~7 min on
 # two cores. Output: one sorted "CHANGED <set> <path>" line per difference, then the count.
 #
 #   scripts/realdocs/compare.sh OLD_BIN NEW_BIN > changed.txt
