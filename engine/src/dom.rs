@@ -132,7 +132,7 @@ pub enum Kind {
     Other,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Node {
     pub parent: NodeId,
     pub first_child: NodeId,
@@ -143,7 +143,7 @@ pub struct Node {
 }
 
 /// A parsed document.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub struct Dom {
     pub nodes: Vec<Node>,
     pub text: String,
@@ -162,14 +162,31 @@ impl Dom {
     /// Parse a whole document. Never fails: html5ever recovers from any input.
     pub fn parse(html: &str) -> Dom {
         let pool = AttrPool::default();
-        let sink = Sink {
-            dom: RefCell::new(Dom::with_capacity(html.len())),
-            pool: &pool,
-        };
-        crate::depth::parse(sink, html, &pool)
+        crate::build::parse(html, &pool).unwrap_or_else(|| Dom::parse_with(html, &pool))
     }
 
-    fn with_capacity(input_len: usize) -> Dom {
+    /// [`Dom::parse`] through html5ever's tree builder alone, never [`crate::build`]: for
+    /// checking that the two build the same tree (`examples/treecheck.rs`, tests).
+    #[doc(hidden)]
+    pub fn parse_with_tree_builder(html: &str) -> Dom {
+        Dom::parse_with(html, &AttrPool::default())
+    }
+
+    /// [`crate::build`]'s tree, or `None` where it gives way to html5ever's tree builder.
+    #[doc(hidden)]
+    pub fn parse_tidy(html: &str) -> Option<Dom> {
+        crate::build::parse(html, &AttrPool::default())
+    }
+
+    fn parse_with(html: &str, pool: &AttrPool) -> Dom {
+        let sink = Sink {
+            dom: RefCell::new(Dom::with_capacity(html.len())),
+            pool,
+        };
+        crate::depth::parse(sink, html, pool)
+    }
+
+    pub(crate) fn with_capacity(input_len: usize) -> Dom {
         // Pages in the corpus have one node per 15-40 input bytes (27 on the large ones), one
         // kept attribute per 35-250 bytes, up to half of their bytes in text and, on
         // documentation pages, up to 45 % in kept attribute values. Reserving for the dense
@@ -363,6 +380,116 @@ impl Dom {
         self.descendants(root).find(|&n| self.tag(n) == Some(tag))
     }
 
+    /// A new element, not yet in the tree, with the attributes the converter reads. Shared
+    /// by html5ever's sink and [`crate::build`], so both make identical nodes.
+    pub(crate) fn create_element(
+        &mut self,
+        name: QualName,
+        attrs_in: &[Attribute],
+        template: bool,
+    ) -> (NodeId, Tag) {
+        let tag = if name.ns == ns!(html) {
+            tag_of(&name.local)
+        } else if name.ns == ns!(svg) && &*name.local == "svg" {
+            Tag::Svg
+        } else if name.ns == ns!(mathml) && &*name.local == "math" {
+            self.has_math = true;
+            Tag::Math
+        } else {
+            Tag::Foreign
+        };
+        let (attrs, present) = self.store_attrs(attrs_in);
+        let hidden = self.hidden_by_attrs(tag, attrs, present);
+        // Known HTML tags are named by `tag` (see `TAG_NAMES`); only the rest keep their name.
+        let name_idx = if TAG_NAMES.get(tag as usize).is_some() {
+            NONE
+        } else {
+            self.names.push(name);
+            self.names.len() as u32 - 1
+        };
+        let template = if template {
+            self.push(Kind::Other)
+        } else {
+            NONE
+        };
+        let json_ld = tag == Tag::Script && self.is_json_ld(attrs);
+        let id = self.push(Kind::Element {
+            tag,
+            name: name_idx,
+            attrs,
+            present,
+            template,
+            hidden,
+        });
+        if json_ld {
+            self.json_ld.push(id);
+        }
+        (id, tag)
+    }
+
+    /// A comment (or other never-rendered node), not yet in the tree.
+    pub(crate) fn create_other(&mut self) -> NodeId {
+        self.push(Kind::Other)
+    }
+
+    /// Append text to `parent`, merged into its last child when that is text (as html5ever's
+    /// sinks do).
+    pub(crate) fn append_text(&mut self, parent: NodeId, t: &str) {
+        let last = self.node(parent).last_child;
+        if self.is_text(last) {
+            self.extend_text(last, t);
+        } else {
+            let n = self.new_text(t);
+            self.append_node(parent, n);
+        }
+    }
+
+    /// Attributes of a second `<html>` or `<body>` tag that the element lacks.
+    pub(crate) fn add_attrs_if_missing(&mut self, target: NodeId, attrs: &[Attribute]) {
+        let dom = self;
+        let Kind::Element {
+            tag,
+            name,
+            attrs: (a, b),
+            template,
+            ..
+        } = dom.node(target).kind
+        else {
+            return;
+        };
+        // Rare (a second <html> or <body> tag): copy the old attributes to the end so the
+        // element's range stays contiguous, then add the missing ones.
+        let start = dom.attrs.len() as u32;
+        dom.attrs.extend_from_within(a as usize..b as usize);
+        for attr in attrs {
+            if attr.name.ns != ns!() {
+                continue;
+            }
+            if let Some(which) = attr_of(&attr.name.local) {
+                let present = dom.attrs[start as usize..]
+                    .iter()
+                    .any(|(n, _, _)| *n == which);
+                if !present {
+                    let s = dom.attr_text.len() as u32;
+                    dom.attr_text.push_str(&attr.value);
+                    let e = dom.attr_text.len() as u32;
+                    dom.attrs.push((which, s, e));
+                }
+            }
+        }
+        let end = dom.attrs.len() as u32;
+        let present = dom.present((start, end));
+        let hidden = dom.hidden_by_attrs(tag, (start, end), present);
+        dom.nodes[target as usize].kind = Kind::Element {
+            tag,
+            name,
+            attrs: (start, end),
+            present,
+            template,
+            hidden,
+        };
+    }
+
     // --- tree mutation used by the sink ---
 
     fn detach(&mut self, id: NodeId) {
@@ -388,7 +515,7 @@ impl Dom {
         n.next = NONE;
     }
 
-    fn append_node(&mut self, parent: NodeId, child: NodeId) {
+    pub(crate) fn append_node(&mut self, parent: NodeId, child: NodeId) {
         // Nearly every node is appended once, right after it was made: nothing to detach.
         if self.node(child).parent != NONE {
             self.detach(child);
@@ -651,69 +778,27 @@ impl TreeSink for Sink<'_> {
         attrs_in: Vec<Attribute>,
         flags: ElementFlags,
     ) -> Handle {
-        let mut dom = self.dom.borrow_mut();
-        let tag = if name.ns == ns!(html) {
-            tag_of(&name.local)
-        } else if name.ns == ns!(svg) && &*name.local == "svg" {
-            Tag::Svg
-        } else if name.ns == ns!(mathml) && &*name.local == "math" {
-            dom.has_math = true;
-            Tag::Math
-        } else {
-            Tag::Foreign
-        };
-        let (attrs, present) = dom.store_attrs(&attrs_in);
-        let hidden = dom.hidden_by_attrs(tag, attrs, present);
-        // Known HTML tags are named by `tag` (see `TAG_NAMES`); only the rest keep their name.
-        let name_idx = if TAG_NAMES.get(tag as usize).is_some() {
-            NONE
-        } else {
-            dom.names.push(name);
-            dom.names.len() as u32 - 1
-        };
-        let template = if flags.template {
-            dom.push(Kind::Other)
-        } else {
-            NONE
-        };
-        let json_ld = tag == Tag::Script && dom.is_json_ld(attrs);
-        let id = dom.push(Kind::Element {
-            tag,
-            name: name_idx,
-            attrs,
-            present,
-            template,
-            hidden,
-        });
-        if json_ld {
-            dom.json_ld.push(id);
-        }
-        drop(dom);
+        let (id, tag) = self
+            .dom
+            .borrow_mut()
+            .create_element(name, &attrs_in, flags.template);
         self.pool.give(attrs_in);
         Handle { id, tag }
     }
 
     fn create_comment(&self, _text: StrTendril) -> Handle {
-        Handle::other(self.dom.borrow_mut().push(Kind::Other))
+        Handle::other(self.dom.borrow_mut().create_other())
     }
 
     fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> Handle {
-        Handle::other(self.dom.borrow_mut().push(Kind::Other))
+        Handle::other(self.dom.borrow_mut().create_other())
     }
 
     fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
         let mut dom = self.dom.borrow_mut();
         match child {
             NodeOrText::AppendNode(n) => dom.append_node(parent.id, n.id),
-            NodeOrText::AppendText(t) => {
-                let last = dom.node(parent.id).last_child;
-                if dom.is_text(last) {
-                    dom.extend_text(last, &t);
-                } else {
-                    let n = dom.new_text(&t);
-                    dom.append_node(parent.id, n);
-                }
-            }
+            NodeOrText::AppendText(t) => dom.append_text(parent.id, &t),
         }
     }
 
@@ -763,48 +848,9 @@ impl TreeSink for Sink<'_> {
     }
 
     fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
-        let mut dom = self.dom.borrow_mut();
-        let Kind::Element {
-            tag,
-            name,
-            attrs: (a, b),
-            template,
-            ..
-        } = dom.node(target.id).kind
-        else {
-            return;
-        };
-        // Rare (a second <html> or <body> tag): copy the old attributes to the end so the
-        // element's range stays contiguous, then add the missing ones.
-        let start = dom.attrs.len() as u32;
-        dom.attrs.extend_from_within(a as usize..b as usize);
-        for attr in &attrs {
-            if attr.name.ns != ns!() {
-                continue;
-            }
-            if let Some(which) = attr_of(&attr.name.local) {
-                let present = dom.attrs[start as usize..]
-                    .iter()
-                    .any(|(n, _, _)| *n == which);
-                if !present {
-                    let s = dom.attr_text.len() as u32;
-                    dom.attr_text.push_str(&attr.value);
-                    let e = dom.attr_text.len() as u32;
-                    dom.attrs.push((which, s, e));
-                }
-            }
-        }
-        let end = dom.attrs.len() as u32;
-        let present = dom.present((start, end));
-        let hidden = dom.hidden_by_attrs(tag, (start, end), present);
-        dom.nodes[target.id as usize].kind = Kind::Element {
-            tag,
-            name,
-            attrs: (start, end),
-            present,
-            template,
-            hidden,
-        };
+        self.dom
+            .borrow_mut()
+            .add_attrs_if_missing(target.id, &attrs);
     }
 
     fn remove_from_parent(&self, target: &Handle) {

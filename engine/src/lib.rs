@@ -1,12 +1,14 @@
 //! HTML → GitHub-flavoured Markdown for AI agents.
 //!
-//! Pipeline (one module per stage): [`decode`] (charset) → [`dom`] (arena filled by html5ever)
+//! Pipeline (one module per stage): [`decode`] (charset) → [`dom`] (arena filled by `build`,
+//! or by html5ever's tree builder where `build` gives way)
 //! → [`select`] (main content, pruning) → [`render`] (Markdown writer over an explicit stack)
 //! → [`meta`] (front matter, ETag) and [`tokens`] (token estimate).
 //!
 //! The crate knows nothing about proxies: the Envoy filter, the `md-convert` CLI and the
 //! wasm-pack build are thin fronts over [`convert`].
 
+mod build;
 pub mod decode;
 pub mod depth;
 pub mod dom;

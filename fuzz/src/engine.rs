@@ -17,6 +17,7 @@
 //!
 //! Missing header bytes read as 0 (front matter and pruning on, no type, no base URL).
 
+use agent_markdown::dom::Dom;
 use agent_markdown::{convert, Options, Output};
 use pulldown_cmark::{Event, Options as MdOptions, Parser, Tag};
 
@@ -122,8 +123,21 @@ pub fn check(data: &[u8]) -> Result<(), String> {
                 out.markdown, again.markdown
             ));
         }
+        check_tree_builders(case.html, case.opts.content_type.as_deref())?;
     }
     Ok(())
+}
+
+/// The engine's tree-construction fast path builds exactly html5ever's tree, wherever it
+/// builds one.
+fn check_tree_builders(html: &[u8], content_type: Option<&str>) -> Result<(), String> {
+    let (text, _) = agent_markdown::decode::decode(html, content_type);
+    match Dom::parse_tidy(&text) {
+        Some(fast) if fast != Dom::parse_with_tree_builder(&text) => Err(format!(
+            "the fast tree builder and html5ever's build different trees for {text:?}"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The invariants of one [`Output`].

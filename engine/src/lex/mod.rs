@@ -22,7 +22,7 @@ mod charref;
 mod tests;
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use std::mem;
 
@@ -47,6 +47,18 @@ pub(crate) fn tokenize<S: TokenSink>(input: &str, sink: &S) {
 /// Inputs beyond 4 GiB (which a tendril cannot hold, and which html5ever rejects by panicking)
 /// are cut at the last character boundary before that.
 pub(crate) fn tokenize_with<S: TokenSink>(input: &str, sink: &S, pool: &AttrPool) {
+    tokenize_until(input, sink, pool, &Cell::new(false));
+}
+
+/// [`tokenize_with`], except that once `stop` is set (by the sink, which has given up on the
+/// page) no further token is passed on, not even the end of input, and `sink.end()` is not
+/// called. The flag is looked at after each tag.
+pub(crate) fn tokenize_until<S: TokenSink>(
+    input: &str,
+    sink: &S,
+    pool: &AttrPool,
+    stop: &Cell<bool>,
+) {
     let mut end = input.len().min(u32::MAX as usize);
     while !input.is_char_boundary(end) {
         end -= 1;
@@ -68,9 +80,11 @@ pub(crate) fn tokenize_with<S: TokenSink>(input: &str, sink: &S, pool: &AttrPool
         names: Names::new(),
         seen: HashSet::new(),
         pool,
+        stop,
     };
-    lexer.run();
-    sink.end();
+    if lexer.run() {
+        sink.end();
+    }
 }
 
 /// Attribute vectors the tree builder is done with, for the lexer to fill again: a page then
@@ -370,10 +384,13 @@ struct Lexer<'a, S> {
     seen: HashSet<LocalName>,
     names: Names,
     pool: &'a AttrPool,
+    /// See [`tokenize_until`].
+    stop: &'a Cell<bool>,
 }
 
 impl<S: TokenSink> Lexer<'_, S> {
-    fn run(&mut self) {
+    /// Tokenize to the end; `false` if the sink asked to stop first.
+    fn run(&mut self) -> bool {
         self.skip_bom();
         loop {
             let more = match self.mode {
@@ -383,12 +400,16 @@ impl<S: TokenSink> Lexer<'_, S> {
                 Mode::Script(escape) => self.script(escape),
                 Mode::Plaintext => self.plaintext(),
             };
+            if self.stop.get() {
+                return false;
+            }
             if !more {
                 break;
             }
         }
         self.flush();
         self.emit(Token::EOFToken);
+        !self.stop.get()
     }
 
     /// html5ever drops a U+FEFF at the start of every `feed`, and the driving loop feeds again
