@@ -22,7 +22,7 @@ use std::mem;
 
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
-use html5ever::tokenizer::{Tag, TagKind, Token, TokenSink, TokenSinkResult};
+use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
 use html5ever::{local_name, ns, LocalName, QualName};
 
 use crate::dom::{Dom, NodeId, DOCUMENT, NONE};
@@ -186,14 +186,7 @@ impl<'p> State<'p> {
             Token::ParseError(_) => return Some(TokenSinkResult::Continue),
             Token::DoctypeToken(doctype) => {
                 if self.mode == Mode::Initial {
-                    let plain = doctype.name.as_deref() == Some("html")
-                        && doctype.public_id.is_none()
-                        && doctype
-                            .system_id
-                            .as_deref()
-                            .is_none_or(|s| s == "about:legacy-compat")
-                        && !doctype.force_quirks;
-                    self.maybe_quirks = !plain;
+                    self.maybe_quirks = !surely_not_quirks(&doctype);
                     self.mode = Mode::BeforeHtml;
                 }
                 return Some(TokenSinkResult::Continue);
@@ -1579,6 +1572,46 @@ fn space_prefix(text: &str) -> usize {
 
 fn is_space(text: &str) -> bool {
     text.bytes().all(is_space_byte)
+}
+
+/// Whether a doctype certainly does not put html5ever in quirks mode (it may be limited
+/// quirks, which changes nothing here): HTML5's, and the common strict and transitional
+/// HTML 4.01 and XHTML 1.x doctypes. The rest count as possibly quirky. Public and system
+/// identifiers compare ignoring ASCII case, as html5ever's `doctype_error_and_quirks` does.
+fn surely_not_quirks(doctype: &Doctype) -> bool {
+    if doctype.force_quirks || doctype.name.as_deref() != Some("html") {
+        return false;
+    }
+    let system = doctype.system_id.as_deref();
+    if system.is_some_and(|s| {
+        s.eq_ignore_ascii_case("http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd")
+    }) {
+        return false;
+    }
+    let Some(public) = doctype.public_id.as_deref() else {
+        return true;
+    };
+    let starts = |prefix: &str| {
+        public
+            .get(..prefix.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+    };
+    if starts("-//W3C//DTD XHTML 1.0 Transitional//") || starts("-//W3C//DTD XHTML 1.0 Frameset//")
+    {
+        return true;
+    }
+    if starts("-//W3C//DTD HTML 4.01 Transitional//") || starts("-//W3C//DTD HTML 4.01 Frameset//")
+    {
+        // Limited quirks with a system identifier, quirks without.
+        return system.is_some();
+    }
+    [
+        "-//W3C//DTD HTML 4.01//EN",
+        "-//W3C//DTD XHTML 1.0 Strict//EN",
+        "-//W3C//DTD XHTML 1.1//EN",
+    ]
+    .iter()
+    .any(|id| public.eq_ignore_ascii_case(id))
 }
 
 /// Whether a `<meta>` makes html5ever report an encoding: a `charset` attribute, or

@@ -35,6 +35,10 @@ fn tidy_markup_is_built_as_html5ever_builds_it() {
         "<p><b>bold <i>both</i></b> <a href=/x>link</a> <code>c</code><em>e</em></p>",
         "<div><span>x</span></div><custom-element a=b>y</custom-element><font>f</font>",
         "<!DOCTYPE html><p>a<table><tr><td>1</table>",
+        // Limited-quirks and no-quirks doctypes: a table closes the paragraph.
+        "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Transitional//EN\" \"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd\"><p>a<table><tr><td>1</table>",
+        "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\" \"http://www.w3.org/TR/html4/loose.dtd\"><p>a<table><tr><td>1</table>",
+        "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.1//EN\" \"http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd\"><p>a<table><tr><td>1</table>",
         "<table><caption>c</caption><colgroup><col><col></colgroup><thead><tr><th>h</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody><tfoot><tr><td>f</td></tr></tfoot></table>",
         "<table>\n  <tr>\n    <td>implied tbody</td>\n  </tr>\n</table>",
         "<table><td>implied row and body<td>two<tr><th>next</table>",
@@ -106,8 +110,11 @@ fn markup_needing_other_rules_gives_way() {
         // Foster parenting.
         "<table>text in a table</table>",
         "<table><tr><div>x</div></table>",
-        // Quirks mode (no doctype) keeps a table inside a paragraph.
+        // Quirks mode (no doctype, or a transitional one without its system identifier)
+        // keeps a table inside a paragraph.
         "<p>a<table><tr><td>x</table>",
+        "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"><p>a<table><tr><td>x</table>",
+        "<!DOCTYPE html SYSTEM \"http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd\"><p>a<table>",
         // Templates, frames, plain text, foreign content broken out of.
         "<template><p>x</p></template>",
         "<frameset><frame></frameset>",
