@@ -486,7 +486,7 @@ impl<'p> State<'p> {
             }
             local_name!("applet") | local_name!("marquee") | local_name!("object") => {
                 self.insert(tag)?;
-                self.formatting.push((NONE, local_name!("")));
+                self.push_marker();
                 DONE
             }
             local_name!("svg") => self.enter_foreign(tag, Space::Svg),
@@ -650,11 +650,7 @@ impl<'p> State<'p> {
             ref name if is_heading(name) => {
                 if self.in_scope(is_heading, default_scope) {
                     self.generate_implied_end(None);
-                    while let Some(o) = self.pop() {
-                        if is_heading(&o.name) {
-                            break;
-                        }
-                    }
+                    self.pop_until(is_heading);
                 }
                 DONE
             }
@@ -729,9 +725,7 @@ impl<'p> State<'p> {
             return;
         };
         if self.open.get(at).is_some_and(|o| o.name == *name) {
-            while self.open.len() > at {
-                self.pop();
-            }
+            self.pop_to(at);
         }
     }
 
@@ -803,7 +797,7 @@ impl<'p> State<'p> {
         match tag.name {
             local_name!("caption") => {
                 self.clear_to(table_scope);
-                self.formatting.push((NONE, local_name!("")));
+                self.push_marker();
                 self.insert(tag)?;
                 self.mode = Mode::InCaption;
                 DONE
@@ -987,7 +981,7 @@ impl<'p> State<'p> {
                 self.clear_to(table_row_context);
                 self.insert(tag)?;
                 self.mode = Mode::InCell;
-                self.formatting.push((NONE, local_name!("")));
+                self.push_marker();
                 DONE
             }
             local_name!("tr") if !start => {
@@ -1061,11 +1055,7 @@ impl<'p> State<'p> {
 
     fn close_cell(&mut self) {
         self.generate_implied_end(None);
-        while let Some(o) = self.pop() {
-            if is_cell(&o.name) {
-                break;
-            }
-        }
+        self.pop_until(is_cell);
         self.clear_formatting_to_marker();
         self.mode = Mode::InRow;
     }
@@ -1195,9 +1185,7 @@ impl<'p> State<'p> {
                         return None;
                     }
                     if node.name == tag.name {
-                        while self.open.len() > i {
-                            self.pop();
-                        }
+                        self.pop_to(i);
                         return DONE;
                     }
                     i -= 1;
@@ -1324,6 +1312,11 @@ impl<'p> State<'p> {
             .map(|(id, n)| (*id, n))
     }
 
+    /// A marker in the active formatting elements (cells, captions, objects).
+    fn push_marker(&mut self) {
+        self.formatting.push((NONE, local_name!("")));
+    }
+
     fn clear_formatting_to_marker(&mut self) {
         while let Some((id, _)) = self.formatting.pop() {
             if id == NONE {
@@ -1352,10 +1345,22 @@ impl<'p> State<'p> {
 
     /// Pop elements until one named `name` has been popped.
     fn pop_until_named(&mut self, name: &LocalName) {
+        self.pop_until(|n| n == name);
+    }
+
+    /// Pop elements until one whose name satisfies `popped` has been popped.
+    fn pop_until(&mut self, popped: impl Fn(&LocalName) -> bool) {
         while let Some(o) = self.pop() {
-            if o.name == *name {
+            if popped(&o.name) {
                 break;
             }
+        }
+    }
+
+    /// Pop elements until `len` are left open.
+    fn pop_to(&mut self, len: usize) {
+        while self.open.len() > len {
+            self.pop();
         }
     }
 
@@ -1417,29 +1422,29 @@ impl<'p> State<'p> {
         }
     }
 
-    /// Whether an element satisfying `target` is open before any `boundary` element.
+    /// Whether an element named as `target` wants is open before any `boundary` element.
     fn in_scope(
         &self,
         target: impl Fn(&LocalName) -> bool,
         boundary: fn(&LocalName) -> bool,
     ) -> bool {
-        for o in self.open.iter().rev() {
-            if target(&o.name) {
-                return true;
-            }
-            if boundary(&o.name) {
-                return false;
-            }
-        }
-        false
+        self.open_in_scope(|o| target(&o.name), boundary)
     }
 
     fn in_scope_node(&self, node: NodeId) -> bool {
+        self.open_in_scope(|o| o.id == node, default_scope)
+    }
+
+    fn open_in_scope(
+        &self,
+        target: impl Fn(&Open) -> bool,
+        boundary: fn(&LocalName) -> bool,
+    ) -> bool {
         for o in self.open.iter().rev() {
-            if o.id == node {
+            if target(o) {
                 return true;
             }
-            if default_scope(&o.name) {
+            if boundary(&o.name) {
                 return false;
             }
         }

@@ -446,41 +446,40 @@ impl Dom {
 
     /// Attributes of a second `<html>` or `<body>` tag that the element lacks.
     pub(crate) fn add_attrs_if_missing(&mut self, target: NodeId, attrs: &[Attribute]) {
-        let dom = self;
         let Kind::Element {
             tag,
             name,
             attrs: (a, b),
             template,
             ..
-        } = dom.node(target).kind
+        } = self.node(target).kind
         else {
             return;
         };
         // Rare (a second <html> or <body> tag): copy the old attributes to the end so the
         // element's range stays contiguous, then add the missing ones.
-        let start = dom.attrs.len() as u32;
-        dom.attrs.extend_from_within(a as usize..b as usize);
+        let start = self.attrs.len() as u32;
+        self.attrs.extend_from_within(a as usize..b as usize);
         for attr in attrs {
             if attr.name.ns != ns!() {
                 continue;
             }
             if let Some(which) = attr_of(&attr.name.local) {
-                let present = dom.attrs[start as usize..]
+                let present = self.attrs[start as usize..]
                     .iter()
                     .any(|(n, _, _)| *n == which);
                 if !present {
-                    let s = dom.attr_text.len() as u32;
-                    dom.attr_text.push_str(&attr.value);
-                    let e = dom.attr_text.len() as u32;
-                    dom.attrs.push((which, s, e));
+                    let s = self.attr_text.len() as u32;
+                    self.attr_text.push_str(&attr.value);
+                    let e = self.attr_text.len() as u32;
+                    self.attrs.push((which, s, e));
                 }
             }
         }
-        let end = dom.attrs.len() as u32;
-        let present = dom.present((start, end));
-        let hidden = dom.hidden_by_attrs(tag, (start, end), present);
-        dom.nodes[target as usize].kind = Kind::Element {
+        let end = self.attrs.len() as u32;
+        let present = self.present((start, end));
+        let hidden = self.hidden_by_attrs(tag, (start, end), present);
+        self.nodes[target as usize].kind = Kind::Element {
             tag,
             name,
             attrs: (start, end),
