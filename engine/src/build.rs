@@ -1,14 +1,13 @@
 //! Tree construction for tidy pages, without html5ever's tree builder.
 //!
 //! html5ever's tree builder implements every recovery rule of the HTML standard, and pays for
-//! that generality on every token: with the sink it fills, two thirds of the parse stage on a
-//! 10 KB page (callgrind), and inside Envoy's V8 its size costs cache misses besides. Most
+//! that generality on every token; inside Envoy's V8 its size costs cache misses besides. Most
 //! pages that agents fetch are tidy: elements close in order, tables hold rows and cells,
 //! text sits inside `<body>`. For them this module runs the same algorithm (the standard's
 //! tree construction, insertion mode by insertion mode, written after html5ever 0.40's
 //! `tree_builder/rules.rs`) over the same tokens from [`crate::lex`], into the same [`Dom`]
-//! through the same constructors, but only the parts tidy pages need, in about half the
-//! instructions (the parse stage of `corpus/large/bench-10kb.html`: 567 K → 371 K).
+//! through the same constructors, but only the parts tidy pages need, in fewer instructions
+//! (one parse of `corpus/large/bench-10kb.html` by `md-convert` under callgrind: 537 K → 429 K).
 //!
 //! At the first token whose handling it does not implement (foster parenting, the adoption
 //! agency beyond a formatting element closed while it is the current node, formatting
@@ -1507,7 +1506,11 @@ fn phantom(name: LocalName) -> Tag {
 tag_set!(
     /// HTML start tags that end foreign content (html5ever then pops back to HTML; we give up).
     /// `<font>` is one only with `color`, `face` or `size`: all of them count here.
-    breaks_out = "b" | "big" | "blockquote" | "body" | "br" | "center" | "code" | "dd" | "div" | "dl" | "dt" | "em" | "embed" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "head" | "hr" | "i" | "img" | "li" | "listing" | "menu" | "meta" | "nobr" | "ol" | "p" | "pre" | "ruby" | "s" | "small" | "span" | "strong" | "strike" | "sub" | "sup" | "table" | "tt" | "u" | "ul" | "var" | "font"
+    breaks_out = "b" | "big" | "blockquote" | "body" | "br" | "center" | "code" | "dd" | "div"
+        | "dl" | "dt" | "em" | "embed" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "head" | "hr"
+        | "i" | "img" | "li" | "listing" | "menu" | "meta" | "nobr" | "ol" | "p" | "pre" | "ruby"
+        | "s" | "small" | "span" | "strong" | "strike" | "sub" | "sup" | "table" | "tt" | "u" | "ul"
+        | "var" | "font"
 );
 
 /// SVG's camel-cased element names, from the lower-case names the tokenizer gives.
