@@ -2007,9 +2007,18 @@ fn score_candidates(
     if dom.tag(top) == Some(Tag::Body) {
         return None;
     }
+    // The siblings are looked for beside the wrapper whose only child with text is the
+    // content, if any; the content stays what is kept of it (the wrapper's other blocks
+    // would be judged by `clean_content`). Not beside a lone listing's wrapper: when an
+    // example scored best on a short reference page (cppreference), the listing alone is
+    // too little to keep and the page keeps all of its text.
+    let content = top;
+    if !listing_block(dom, stats, top) {
+        top = sole_child_wrapper(dom, stats, top);
+    }
     let parent = dom.node(top).parent;
     if parent == NONE {
-        return Some(vec![top]);
+        return Some(vec![content]);
     }
     let threshold = (top_score * 0.2).max(10.0);
     let top_class = dom.attr(top, Attr::Class).unwrap_or("");
@@ -2047,6 +2056,7 @@ fn score_candidates(
                     }))
         } else {
             more_of_the_document(dom, stats, sib)
+                || long_prose(stats, sib)
                 || introduced_table(dom, stats, sib)
                 || sister_section(dom, stats, top, sib)
                 || introduced_prose_list(dom, stats, sib)
@@ -2079,7 +2089,7 @@ fn score_candidates(
     Some(
         siblings
             .into_iter()
-            .filter_map(|(sib, ok)| ok.then_some(sib))
+            .filter_map(|(sib, ok)| ok.then_some(if sib == top { content } else { sib }))
             .collect(),
     )
 }
@@ -2276,6 +2286,36 @@ fn more_of_the_document(dom: &Dom, stats: &Stats, sib: NodeId) -> bool {
     // is links); a section with 200 bytes of its own words beside them still says things.
     let own_words = link * 4 < text || (link * 2 < text && text - link >= 200);
     stats.para(sib) >= 80 && own_words && headed(dom, stats, sib)
+}
+
+/// Paragraph text (in `<p>`s) that makes a sibling of the content part of the document,
+/// however it scored beside it: a few screens of prose.
+const LONG_PROSE: usize = 2_000;
+
+/// A sibling of the content that holds pages of paragraphs, not mostly links, under no
+/// heading of its own (SQLite's `opcode.html`: `div.fancy`, its 12 KB of chapters, beside
+/// the opcode table that scored best). Teaser and comment blocks are links or were dropped.
+fn long_prose(stats: &Stats, sib: NodeId) -> bool {
+    stats.para(sib) >= LONG_PROSE && stats.link_density(sib) < 0.25
+}
+
+/// The wrapper whose only child with text is the content, up to a child of `<body>`:
+/// Readability's "the top candidate is its parent's only child: take the parent". The
+/// sibling rules then see the wrapper's siblings, which the content has none of itself
+/// (SQLite's `div.optab > blockquote > table`, beside the chapters that introduce it).
+fn sole_child_wrapper(dom: &Dom, stats: &Stats, mut top: NodeId) -> NodeId {
+    loop {
+        let parent = dom.node(top).parent;
+        if parent == NONE
+            || !matches!(dom.tag(parent), Some(t) if !matches!(t, Tag::Body | Tag::Html))
+            || dom
+                .children(parent)
+                .any(|c| c != top && (has_text(dom, stats, c) || dom.holds_text(c)))
+        {
+            return top;
+        }
+        top = parent;
+    }
 }
 
 /// Whether the first child of `n` with text is a heading (past empty anchors: docutils opens

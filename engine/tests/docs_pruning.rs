@@ -1710,3 +1710,54 @@ Fork <a href="https://github.com/git/git">https://github.com/git/git</a> to your
     );
     assert!(!md.contains("Our favourite"), "{md}");
 }
+
+#[test]
+fn chapters_beside_a_wrapped_table_are_kept() {
+    // SQLite's `opcode.html`: `div.fancy` holds the table of contents and 12 KB of chapters
+    // (no heading opens it); beside it `div.optab > blockquote > table`, the opcode table,
+    // scores best (its body, credited by the paragraphs in its cells). The blockquote has
+    // no siblings of its own, so the chapters were dropped.
+    let row = |i: usize| {
+        format!(
+            "<tr><td valign=\"top\" align=\"center\"><a name=\"Op{i}\"></a>Op{i}</td>\
+             <td><p>Take the logical AND of the values in registers P1 and P2, write the \
+             result into register P3, and if either input is NULL, the result is NULL.</p>\
+             <p>An Abort is safe if either there have been no writes, or if there is an \
+             active statement journal.</p></td></tr>"
+        )
+    };
+    let chapter = |i: usize| {
+        format!(
+            "<h1 id=\"c{i}\"><span>{i}. </span>Chapter {i}</h1>{}",
+            paragraphs(
+                3,
+                "SQLite works by translating SQL statements into bytecode and then running \
+                 that bytecode in a virtual machine, which this document describes in turn."
+            )
+        )
+    };
+    let page = format!(
+        "<html><head><title>The SQLite Bytecode Engine</title></head><body>\
+         <div class=\"nosearch\"><a href=\"/\">Home</a> <a href=\"/about.html\">About</a></div>\
+         <div class=\"fancy\"><div class=\"nosearch\"><div class=\"fancy_title\">The SQLite \
+         Bytecode Engine</div><div class=\"fancy_toc\"><a href=\"#c1\">1. Chapter 1</a> \
+         <a href=\"#c2\">2. Chapter 2</a></div></div>{}</div>\
+         <div class=\"optab\"><blockquote><table border=\"1\"><tr><th>Opcode Name</th>\
+         <th>Description</th></tr>{}</table></blockquote></div></body></html>",
+        (1..=6).map(chapter).collect::<String>(),
+        (0..100).map(row).collect::<String>()
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("# 1. Chapter 1\n\nSQLite works by translating"),
+        "{md}"
+    );
+    assert!(md.contains("# 6. Chapter 6"), "{md}");
+    assert!(md.contains("| Op99 |"), "{md}");
+    // The table comes after the chapters, as on the page.
+    assert!(
+        md.find("# 6. Chapter 6") < md.find("| Opcode Name |"),
+        "{md}"
+    );
+    assert!(!md.contains("About"), "{md}");
+}
