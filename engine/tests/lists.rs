@@ -291,6 +291,21 @@ fn empty_items_stay_items() {
 }
 
 #[test]
+fn items_whose_text_was_dropped_write_nothing() {
+    // An item that held only a control, hidden text or boilerplate is no empty item of the
+    // page's: a bare `-` between its neighbours would be all the Markdown said of it. An
+    // item empty in the page still is one.
+    let out = md("<ul><li>foo</li><li><button>Share</button></li>\
+                  <li><span style=\"display:none\">secret</span></li><li>bar</li></ul>");
+    assert_eq!(out, "- foo\n- bar\n");
+    let out = md("<ul><li>foo</li><li><button>Share</button></li><li></li><li>bar</li></ul>");
+    assert_eq!(out, "- foo\n-\n- bar\n");
+    // Nested: the inner list goes with its only item, the outer item keeps its text.
+    let out = md("<ul><li>a<ul><li><button>Edit</button></li></ul></li><li>b</li></ul>");
+    assert_eq!(items(&out), vec![vec!["a", "b"]], "{out}");
+}
+
+#[test]
 fn empty_items_before_any_text_write_nothing() {
     // A list of only empty items is dropped; empty items before the first written one are
     // left out (the numbers go on counting them), and after an item's text a lone marker

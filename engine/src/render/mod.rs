@@ -1665,11 +1665,13 @@ impl Renderer<'_> {
             }
             Exit::Item => {
                 // An empty item is written once its list has output: a list of nothing but
-                // empty items stays out.
+                // empty items stays out. An item whose text was all dropped (boilerplate,
+                // hidden, controls) is not written at all: a bare marker is all it would say.
                 if self
                     .lists
                     .last()
                     .is_some_and(|l| l.start_len != self.w.out.len())
+                    && !(self.w.item_pending() && self.dom.holds_text(id))
                 {
                     self.w.empty_item();
                 } else {

@@ -1873,6 +1873,14 @@ impl Writer {
         }
     }
 
+    /// Whether the innermost item has written nothing yet.
+    pub fn item_pending(&self) -> bool {
+        matches!(
+            self.prefixes.last(),
+            Some(Prefix::Item { pending: true, .. })
+        )
+    }
+
     pub fn pop_prefix(&mut self) {
         self.last_block = Block::Container;
         match self.prefixes.pop() {
