@@ -1349,7 +1349,8 @@ fn mark_boilerplate(
             && !docutils_box(dom, n)
             && !asciidoc_sidebar(dom, n)
             && !(tag == Tag::P && docutils_box_title(dom, n) && docutils_box(dom, parent))
-            && !(is_toctree(dom, n) && holds_document(dom, n, &mut doc_budget))
+            && !(is_toctree(dom, n)
+                && (holds_document(dom, n, &mut doc_budget) || announced_toctree(dom, n)))
             && !(fallback && title_block(dom, n))
             // A MathJax 3 formula, once its context menu is attached, is classed
             // `CtxtMenu_Attached_0`: a formula, not a menu.
@@ -1690,6 +1691,34 @@ fn title_block(dom: &Dom, n: NodeId) -> bool {
 /// A Sphinx table-of-contents wrapper.
 fn is_toctree(dom: &Dom, n: NodeId) -> bool {
     dom.has_class(n, &["toctree-wrapper"])
+}
+
+/// A Sphinx `toctree` the page announces: a heading or an unfinished paragraph before it
+/// ("Contents of the `email` package documentation:"), or its own caption
+/// (`p.caption`). On an index page that list of the pages below is the content; left
+/// unannounced, a toctree is the site's navigation set in the body.
+fn announced_toctree(dom: &Dom, n: NodeId) -> bool {
+    introduced(dom, n)
+        || dom
+            .children(n)
+            .find(|&c| dom.tag(c).is_some())
+            .is_some_and(|c| dom.tag(c) == Some(Tag::P) && dom.has_class(c, &["caption"]))
+}
+
+/// Nodes [`holds_announced_toctree`] reads before answering no.
+const TOCTREE_SCAN: usize = 400;
+
+/// Whether `n` is or holds (within [`TOCTREE_SCAN`] nodes) a toctree the page announces.
+/// Kept as content by `mark_boilerplate`, it makes a headed sibling of the content part of
+/// the document however much it links (Django's release notes index: "Final releases", a
+/// heading over each series' toctree, beside the security section that scored best).
+fn holds_announced_toctree(dom: &Dom, n: NodeId) -> bool {
+    let toctree = |d: NodeId| is_toctree(dom, d) && announced_toctree(dom, d);
+    toctree(n)
+        || dom
+            .descendants(n)
+            .take(TOCTREE_SCAN)
+            .any(|d| dom.tag(d) == Some(Tag::Div) && toctree(d))
 }
 
 /// A container named like boilerplate that in fact holds a document: a heading and a
@@ -2057,6 +2086,7 @@ fn score_candidates(
         } else {
             more_of_the_document(dom, stats, sib)
                 || long_prose(stats, sib)
+                || (headed(dom, stats, sib) && holds_announced_toctree(dom, sib))
                 || introduced_table(dom, stats, sib)
                 || sister_section(dom, stats, top, sib)
                 || introduced_prose_list(dom, stats, sib)

@@ -1761,3 +1761,94 @@ fn chapters_beside_a_wrapped_table_are_kept() {
     );
     assert!(!md.contains("About"), "{md}");
 }
+
+#[test]
+fn a_toctree_the_page_announces_is_kept() {
+    // Sphinx writes a `.. toctree::` in the body as `div.toctree-wrapper`. On an index page
+    // that list of the pages below is the content; the page announces it with a heading, a
+    // paragraph that stops short of a full stop, or the toctree's own caption. (One after a
+    // finished paragraph is still left out: tests/conformance.rs.)
+    let toctree = |pages: &[&str], label: &str| {
+        format!(
+            "<div class=\"toctree-wrapper compound\"><ul>{}</ul></div>",
+            pages
+                .iter()
+                .map(|p| format!(
+                    "<li class=\"toctree-l1\"><a class=\"reference internal\" \
+                                  href=\"{p}.html\">{p}{label}</a></li>"
+                ))
+                .collect::<String>()
+        )
+    };
+    let nav = "<div class=\"sphinxsidebar\" role=\"navigation\"><ul><li><a href=\"intro.html\">\
+               Getting started</a></li><li><a href=\"faq.html\">FAQ</a></li></ul></div>";
+    // python3 `library/email.html`: "Contents of the `email` package documentation:".
+    let page = format!(
+        "<html><body>{nav}<div class=\"body\" role=\"main\"><section><h1>email</h1>{}\
+         <p>Contents of the <code>email</code> package documentation:</p>{}</section></div>\
+         </body></html>",
+        paragraphs(
+            3,
+            "The email package is a library for managing email messages, not for \
+                       sending them, which smtplib does."
+        ),
+        toctree(&["email.message", "email.parser", "email.generator"], "")
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("documentation:\n\n- [email.message](email.message.html)\n"),
+        "{md}"
+    );
+    assert!(!md.contains("FAQ"), "{md}");
+    // Django's release notes index: the security section scores best, and beside it the
+    // "Final releases" section, a heading over each series' toctree, is all links.
+    let series = |v: &str| {
+        let pages: Vec<String> = (1..=12).rev().map(|i| format!("{v}.{i}")).collect();
+        let pages: Vec<&str> = pages.iter().map(String::as_str).collect();
+        format!(
+            "<div class=\"section\" id=\"s-{v}\"><h3>{v} release</h3>{}</div>",
+            toctree(&pages, " release notes")
+        )
+    };
+    let security = "<p>Whenever a security issue is disclosed via <a href=\"security.html\">\
+                    Django's security policies</a>, appropriate release notes are now added \
+                    to all affected release series.</p>"
+        .repeat(4);
+    let page = format!(
+        "<html><body><div id=\"hd\"><h1><a href=\"../index.html\">Django documentation</a>\
+         </h1><div id=\"global-nav\"><a href=\"../index.html\">Home</a> | \
+         <a href=\"../genindex.html\">Index</a></div></div><div id=\"bd\"><div class=\"yui-b\">\
+         <div class=\"section\" id=\"s-release-notes\"><h1>Release notes</h1><p>Release notes \
+         for the official Django releases. Each release note will tell you what is new in each \
+         version, and will also describe any backwards-incompatible changes.</p>\
+         <div class=\"section\" id=\"s-final-releases\"><h2>Final releases</h2><p>Below are \
+         release notes through Django 3.2 and its patch releases.</p>{}</div>\
+         <div class=\"section\" id=\"s-security-releases\"><h2>Security releases</h2>{security}\
+         </div></div></div></div></body></html>",
+        ["3.2", "3.1", "3.0", "2.2", "2.1", "2.0"]
+            .map(series)
+            .concat()
+    );
+    let md = pruned(&page);
+    assert!(
+        md.contains("### 3.2 release\n\n- [3.2.12 release notes](3.2.12.html)"),
+        "{md}"
+    );
+    assert!(md.contains("- [2.0.1 release notes](2.0.1.html)"), "{md}");
+    assert!(md.contains("## Security releases"), "{md}");
+    // A captioned toctree (`:caption: User Guide`).
+    let page = format!(
+        "<html><body>{nav}<div class=\"body\" role=\"main\"><h1>Welcome</h1>{}\
+         <div class=\"toctree-wrapper compound\"><p class=\"caption\" role=\"heading\">\
+         <span class=\"caption-text\">User Guide</span></p><ul><li class=\"toctree-l1\">\
+         <a href=\"install.html\">Installation</a></li><li class=\"toctree-l1\">\
+         <a href=\"usage.html\">Usage</a></li></ul></div></div></body></html>",
+        paragraphs(
+            2,
+            "This is the documentation of the project, which does many things."
+        )
+    );
+    let md = pruned(&page);
+    assert!(md.contains("User Guide"), "{md}");
+    assert!(md.contains("- [Usage](usage.html)"), "{md}");
+}
