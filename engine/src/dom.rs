@@ -158,9 +158,6 @@ pub struct Dom {
     pub has_math: bool,
 }
 
-/// Nodes [`Dom::holds_text`] reads before answering yes.
-pub const HOLDS_TEXT_SCAN: usize = 1000;
-
 impl Dom {
     /// Parse a whole document. Never fails: html5ever recovers from any input.
     pub fn parse(html: &str) -> Dom {
@@ -370,16 +367,16 @@ impl Dom {
     }
 
     /// Whether `id` holds text other than white space, hidden or not: what the page had
-    /// there, whatever later stages drop. Past [`HOLDS_TEXT_SCAN`] nodes, yes (a large
-    /// subtree of only empty elements is no case worth a full walk).
-    pub fn holds_text(&self, id: NodeId) -> bool {
+    /// there, whatever later stages drop. Past `scan` nodes, yes: callers bound the cost
+    /// (a large subtree of only empty elements is no case worth a full walk).
+    pub fn holds_text(&self, id: NodeId, scan: usize) -> bool {
         if !self.text_of(id).trim().is_empty() {
             return true;
         }
         let mut nodes = self.descendants(id);
         nodes
             .by_ref()
-            .take(HOLDS_TEXT_SCAN)
+            .take(scan)
             .any(|d| !self.text_of(d).trim().is_empty())
             || nodes.next().is_some()
     }

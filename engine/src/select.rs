@@ -2329,6 +2329,10 @@ fn long_prose(stats: &Stats, sib: NodeId) -> bool {
     stats.para(sib) >= LONG_PROSE && stats.link_density(sib) < 0.25
 }
 
+/// Nodes of each sibling [`sole_child_wrapper`] reads for dropped text before counting it
+/// as text. Each node is a sibling of the climb at most once: the climb stays linear.
+const WRAPPER_SCAN: usize = 1000;
+
 /// The wrapper whose only child with text is the content, up to a child of `<body>`:
 /// Readability's "the top candidate is its parent's only child: take the parent". The
 /// sibling rules then see the wrapper's siblings, which the content has none of itself
@@ -2340,7 +2344,7 @@ fn sole_child_wrapper(dom: &Dom, stats: &Stats, mut top: NodeId) -> NodeId {
             || !matches!(dom.tag(parent), Some(t) if !matches!(t, Tag::Body | Tag::Html))
             || dom
                 .children(parent)
-                .any(|c| c != top && (has_text(dom, stats, c) || dom.holds_text(c)))
+                .any(|c| c != top && (has_text(dom, stats, c) || dom.holds_text(c, WRAPPER_SCAN)))
         {
             return top;
         }

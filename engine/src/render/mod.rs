@@ -1671,7 +1671,7 @@ impl Renderer<'_> {
                     .lists
                     .last()
                     .is_some_and(|l| l.start_len != self.w.out.len())
-                    && !(self.w.item_pending() && self.dom.holds_text(id))
+                    && !(self.w.item_pending() && self.dom.holds_text(id, ITEM_TEXT_SCAN))
                 {
                     self.w.empty_item();
                 } else {
@@ -3940,6 +3940,10 @@ fn push_tex(out: &mut String, tex: &str, cell: bool) {
         out.push(' ');
     }
 }
+
+/// Nodes of an item that wrote nothing read for text it had (and lost to the selection)
+/// before taking it as such: nested items would each read the same subtree again.
+const ITEM_TEXT_SCAN: usize = 64;
 
 /// Whether one of the element's own children is text other than white space.
 fn holds_own_text(dom: &Dom, id: NodeId) -> bool {
