@@ -97,12 +97,7 @@ pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
         (Some(article), None) => sections_parent(
             dom,
             article,
-            |n| {
-                dom.tag(n).is_some()
-                    && dom
-                        .descendants(n)
-                        .any(|d| !dom.text_of(d).trim().is_empty())
-            },
+            |n| dom.tag(n).is_some() && dom.holds_text(n, usize::MAX),
             |n| mostly_links(dom, n),
         )
         .is_none()
