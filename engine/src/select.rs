@@ -2865,6 +2865,8 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
         }
     }
     let mut layout_cache = vec![0u8; dom.nodes.len()];
+    // What the content says, less what was dropped before this pass.
+    let content_text: usize = sel.roots.iter().map(|&r| stats.text(r)).sum();
     // Inside a code listing or a heading, blocks are lines of code or parts of a title,
     // however much they link: a Doxygen `div.fragment`'s `div.line`s link every identifier
     // (`<a class="code">SDLK_RETURN</a> = '\r',`), edoc's `h4 > div.title-name` the types
@@ -2916,7 +2918,8 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             && !tab_row(dom, n)
             && !written_sentence(dom, n)
             && !heading_wrapper(dom, stats, n)
-            && !links_written_out(dom, n);
+            && !links_written_out(dom, n)
+            && !index_of_the_page(dom, stats, &sel.roots, n, content_text);
         let form = tag == Tag::Form;
         if link_farm || form || comment_thread(dom, n) {
             if let Some(d) = sel.dropped.get_mut(n as usize) {
@@ -2924,6 +2927,60 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             }
         }
     }
+}
+
+/// Most bytes of text (white space aside) the content may hold beside an index that is
+/// what the page is for.
+const INDEX_INTRO_TEXT: usize = 300;
+
+/// Whether a list of links is the page's index: all the content holds beside it is a title
+/// and a short introduction before it (git's `technical/api-index.html`: "Git has grown a
+/// set of internal API over time. This collection documents them." and the documents;
+/// Doxygen's `functions.html`: "Here is a list of all class members with links to the
+/// classes they belong to:" and the members). Without it, such a page would say nothing of
+/// what it links to. A list, not a line of links (cppreference's breadcrumbs, "< c |
+/// keyword"); last, not before the rest (Haddock's A–Z bar above an index page's table);
+/// and under the page's title alone.
+fn index_of_the_page(
+    dom: &Dom,
+    stats: &Stats,
+    roots: &[NodeId],
+    n: NodeId,
+    content_text: usize,
+) -> bool {
+    let is_list = match dom.tag(n) {
+        Some(Tag::Ul | Tag::Ol) => true,
+        _ => wrapped_table_or_list(dom, n)
+            .is_some_and(|l| matches!(dom.tag(l), Some(Tag::Ul | Tag::Ol))),
+    };
+    if !is_list || content_text.saturating_sub(stats.text(n)) > INDEX_INTRO_TEXT {
+        return false;
+    }
+    // One heading at most, the page's title: a "More information" section's links under a
+    // heading of their own, after others, are a short page's furniture.
+    let headings = roots
+        .iter()
+        .flat_map(|&r| std::iter::once(r).chain(dom.descendants(r)))
+        .filter(|&d| is_heading(dom, d) && stats.text(d) > 0)
+        .take(2)
+        .count();
+    if headings > 1 {
+        return false;
+    }
+    // Nothing with text follows it in the content. The climb ends at a root: the roots
+    // hold `n`, which is below one of them.
+    let mut at = n;
+    while at != NONE && !roots.contains(&at) {
+        let mut next = dom.node(at).next;
+        while next != NONE {
+            if stats.text(next) > 0 {
+                return false;
+            }
+            next = dom.node(next).next;
+        }
+        at = dom.node(at).parent;
+    }
+    true
 }
 
 /// Nodes [`links_a_name`] reads before answering no.

@@ -1852,3 +1852,55 @@ fn a_toctree_the_page_announces_is_kept() {
     assert!(md.contains("User Guide"), "{md}");
     assert!(md.contains("- [Usage](usage.html)"), "{md}");
 }
+
+#[test]
+fn a_list_of_links_that_is_the_pages_index_is_kept() {
+    // git's technical/api-index.html (AsciiDoc): one sentence, then the documents.
+    let page = "<html><head><title>Git API Documents</title></head><body class=\"article\">\
+        <div id=\"header\"><h1>Git API Documents</h1></div><div id=\"content\">\
+        <div id=\"preamble\"><div class=\"sectionbody\"><div class=\"paragraph\"><p>Git has \
+        grown a set of internal API over time. This collection documents them.</p></div>\
+        <div class=\"ulist\"><ul><li><p><a href=\"api-error-handling.html\">Error reporting in \
+        git</a></p></li><li><p><a href=\"api-merge.html\">merge API</a></p></li><li><p>\
+        <a href=\"api-trace2.html\">Trace2 API</a></p></li></ul></div></div></div></div>\
+        <div id=\"footer\"><div id=\"footer-text\">Last updated 2025-10-07</div></div>\
+        </body></html>";
+    let md = pruned(page);
+    assert!(md.contains("This collection documents them."), "{md}");
+    assert!(md.contains("[merge API](api-merge.html)"), "{md}");
+    assert!(md.contains("[Trace2 API](api-trace2.html)"), "{md}");
+    // qdoc's `*-members.html`: the title, one sentence, the members.
+    let page = "<html><head><title>List of All Members for QSemaphore</title></head><body>\
+        <div class=\"header\"><ul><li><a href=\"index.html\">Qt 5.15</a></li><li>\
+        <a href=\"qtcore-index.html\">Qt Core</a></li></ul></div><div class=\"content\">\
+        <h1 class=\"title\">List of All Members for QSemaphore</h1><p>This is the complete \
+        list of members for <a href=\"qsemaphore.html\">QSemaphore</a>, including inherited \
+        members.</p><ul><li class=\"fn\"><b><a href=\"qsemaphore.html#acquire\">acquire</a></b>\
+        (int )</li><li class=\"fn\"><b><a href=\"qsemaphore.html#release\">release</a></b>\
+        (int )</li></ul></div></body></html>";
+    let md = pruned(page);
+    assert!(
+        md.contains("[**release**](qsemaphore.html#release)(int )"),
+        "{md}"
+    );
+    assert!(!md.contains("Qt Core"), "{md}");
+    // Not a list that comes before the rest (Haddock's A–Z bar above an index's table).
+    let before = page.replace(
+        "</ul></div></body>",
+        "</ul><p>Entries in italics are inherited.</p></div></body>",
+    );
+    assert!(!pruned(&before).contains("qsemaphore.html#release"));
+    // Not a list in a section of its own after another one (after a finished sentence, as
+    // a list right after a heading is introduced by it): a short page's furniture.
+    let headed = page.replace(
+        "members.</p><ul>",
+        "members.</p><h2>See also</h2><p>More can be found online.</p><ul>",
+    );
+    assert!(!pruned(&headed).contains("qsemaphore.html#release"));
+    // Not a line of links (cppreference's breadcrumbs).
+    let line = page
+        .replace("<ul><li class=\"fn\">", "<div class=\"subpages\">")
+        .replace("</li><li class=\"fn\">", " | ")
+        .replace("(int )</li></ul></div></body>", "(int )</div></div></body>");
+    assert!(!pruned(&line).contains("qsemaphore.html#release"));
+}
