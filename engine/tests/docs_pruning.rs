@@ -1904,3 +1904,35 @@ fn a_list_of_links_that_is_the_pages_index_is_kept() {
         .replace("(int )</li></ul></div></body>", "(int )</div></div></body>");
     assert!(!pruned(&line).contains("qsemaphore.html#release"));
 }
+
+#[test]
+fn a_short_page_whose_example_scores_best_keeps_its_text() {
+    // cppreference (`cpp/error/system_category.html`, cut down): the example's listing
+    // scores best. The siblings are looked for beside the listing itself, not beside the
+    // wrapper it sits alone in: there, the description would be judged a sibling of the
+    // example block and dropped, and the page would keep only its code.
+    let page = r#"<html><body><div><div><div><div>
+<p>Obtains a reference to the static error category object for errors reported by the operating system. The object is required to override the virtual function to return a pointer to the string. It is also required to override the virtual function to map the error codes that match POSIX values to.</p>
+<div><div class="mw-geshi"><div><pre><span>int</span> main<span>(</span><span>)</span>
+<span>{</span>
+    std::error_condition econd <span>=</span> std::system_category<span>(</span><span>)</span>.default_error_condition<span>(</span>EDOM<span>)</span><span>;</span>
+    std::cout <span>&lt;&lt;</span> <span>"Category: "</span> <span>&lt;&lt;</span> econd.category<span>(</span><span>)</span>.<span>name</span><span>(</span><span>)</span> <span>&lt;&lt;</span> <span>'\n'</span>
+              <span>&lt;&lt;</span> <span>"Value: "</span> <span>&lt;&lt;</span> econd.<span>value</span><span>(</span><span>)</span> <span>&lt;&lt;</span> <span>'\n'</span>
+              <span>&lt;&lt;</span> <span>"Message: "</span> <span>&lt;&lt;</span> econd.<span>message</span><span>(</span><span>)</span> <span>&lt;&lt;</span> <span>'\n'</span><span>;</span>
+<span>}</span></pre></div></div>
+<p>Output:</p>
+<div class="mw-geshi"><div class="text source-text"><pre>Category: generic
+Value: 33
+Message: Numerical argument out of domain</pre></div></div>
+</div></div></div></div></div></body></html>"#;
+    let md = pruned(page);
+    assert!(
+        md.starts_with("Obtains a reference to the static error category object"),
+        "{md}"
+    );
+    assert!(md.contains("default_error_condition(EDOM);"), "{md}");
+    assert!(
+        md.contains("Message: Numerical argument out of domain"),
+        "{md}"
+    );
+}
