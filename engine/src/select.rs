@@ -1259,8 +1259,6 @@ fn mark_boilerplate(
 ) {
     let fallback = roots.len() == 1 && dom.tag(roots[0]) == Some(Tag::Body);
     let holds_root = ancestors_of(dom, roots);
-    // Nodes `holds_document` may visit on the whole page: nested wrappers stay linear.
-    let mut doc_budget = order.len();
     let mut verdicts = Verdicts::default();
     // Containers named like boilerplate (position in `order`, node), judged once the rest
     // is known (see below).
@@ -1344,8 +1342,10 @@ fn mark_boilerplate(
             && !docutils_box(dom, n)
             && !asciidoc_sidebar(dom, n)
             && !(tag == Tag::P && docutils_box_title(dom, n) && docutils_box(dom, parent))
-            && !(is_toctree(dom, n)
-                && (holds_document(dom, n, &mut doc_budget) || announced_toctree(dom, n)))
+            // A Sphinx toctree in the body lists the pages below this one (on an index
+            // page, what the page is for), or holds them (`singlehtml`): it is judged as
+            // any other list of links, not by its name.
+            && !is_toctree(dom, n)
             && !(fallback && title_block(dom, n))
             // A MathJax 3 formula, once its context menu is attached, is classed
             // `CtxtMenu_Attached_0`: a formula, not a menu.
@@ -1690,8 +1690,7 @@ fn is_toctree(dom: &Dom, n: NodeId) -> bool {
 
 /// A Sphinx `toctree` the page announces: a heading or an unfinished paragraph before it
 /// ("Contents of the `email` package documentation:"), or its own caption
-/// (`p.caption`). On an index page that list of the pages below is the content; left
-/// unannounced, a toctree is the site's navigation set in the body.
+/// (`p.caption`).
 fn announced_toctree(dom: &Dom, n: NodeId) -> bool {
     introduced(dom, n)
         || dom
@@ -1704,8 +1703,7 @@ fn announced_toctree(dom: &Dom, n: NodeId) -> bool {
 const TOCTREE_SCAN: usize = 400;
 
 /// Whether `n` is or holds (within [`TOCTREE_SCAN`] nodes) a toctree the page announces.
-/// Kept as content by `mark_boilerplate`, it makes a headed sibling of the content part of
-/// the document however much it links (Django's release notes index: "Final releases", a
+/// It makes a headed sibling of the content part of the document however much it links (Django's release notes index: "Final releases", a
 /// heading over each series' toctree, beside the security section that scored best).
 fn holds_announced_toctree(dom: &Dom, n: NodeId) -> bool {
     let toctree = |d: NodeId| is_toctree(dom, d) && announced_toctree(dom, d);
@@ -1714,43 +1712,6 @@ fn holds_announced_toctree(dom: &Dom, n: NodeId) -> bool {
             .descendants(n)
             .take(TOCTREE_SCAN)
             .any(|d| dom.tag(d) == Some(Tag::Div) && toctree(d))
-}
-
-/// A container named like boilerplate that in fact holds a document: a heading and a
-/// paragraph of at least 200 bytes of text (Sphinx `singlehtml` inlines every chapter into
-/// its `div.toctree-wrapper`). Every node visited is charged to `budget`, shared by all the
-/// calls on one page; once it runs out the answer is no.
-fn holds_document(dom: &Dom, n: NodeId, budget: &mut usize) -> bool {
-    let mut heading = false;
-    let mut prose = false;
-    for d in dom.descendants(n) {
-        let Some(left) = budget.checked_sub(1) else {
-            return false;
-        };
-        *budget = left;
-        match dom.tag(d) {
-            Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6) => heading = true,
-            Some(Tag::P) if !prose => {
-                let mut len = 0;
-                for t in dom.descendants(d) {
-                    let Some(left) = budget.checked_sub(1) else {
-                        return false;
-                    };
-                    *budget = left;
-                    len += dom.text_of(t).trim().len();
-                    if len >= 200 {
-                        prose = true;
-                        break;
-                    }
-                }
-            }
-            _ => {}
-        }
-        if heading && prose {
-            return true;
-        }
-    }
-    false
 }
 
 /// Bytes of text outside links that make a list item prose ([`Stats::para`]).

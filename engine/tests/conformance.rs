@@ -522,13 +522,25 @@ fn a_toctree_wrapper_holding_the_document_is_kept() {
     assert!(out.contains("\n## 1. Packaging\n"), "in:\n{out}");
     assert!(out.contains("Depends: python3 (>= 3.11)"), "in:\n{out}");
     assert!(!out.contains("genindex"), "in:\n{out}");
-    // A table of contents that is only links is still left out.
+    // On an index page, a table of contents that is only links is what the page is for.
     let toc = "<html><body><div class=\"body\" role=\"main\"><h1>Welcome</h1><p>Intro paragraph \
                for the documentation index page, long enough to read as prose here.</p>\
                <div class=\"toctree-wrapper compound\"><ul><li><a href=\"a.html\">Installation</a>\
                </li><li><a href=\"b.html\">Usage</a></li></ul></div></div></body></html>";
     let out = pruned(toc);
     assert!(out.contains("Intro paragraph"), "in:\n{out}");
+    assert!(out.contains("- [Installation](a.html)"), "in:\n{out}");
+    // Otherwise it is judged as any list of links: inside an explicit main content it stays
+    // (above), in scored content after a chapter's text, unannounced, it is left out.
+    let chapter = toc.replace(" role=\"main\"", "").replace(
+        "</p><div",
+        &format!("</p>{}<div", format!("<p>{p}</p>").repeat(4)),
+    );
+    let out = pruned(&chapter);
+    assert!(
+        out.contains("enough words to read as a paragraph"),
+        "in:\n{out}"
+    );
     assert!(!out.contains("Installation"), "in:\n{out}");
 }
 
