@@ -1703,8 +1703,9 @@ fn announced_toctree(dom: &Dom, n: NodeId) -> bool {
 const TOCTREE_SCAN: usize = 400;
 
 /// Whether `n` is or holds (within [`TOCTREE_SCAN`] nodes) a toctree the page announces.
-/// It makes a headed sibling of the content part of the document however much it links (Django's release notes index: "Final releases", a
-/// heading over each series' toctree, beside the security section that scored best).
+/// It makes a headed sibling of the content part of the document however much it links
+/// (Django's release notes index: "Final releases", a heading over each series' toctree,
+/// beside the security section that scored best).
 fn holds_announced_toctree(dom: &Dom, n: NodeId) -> bool {
     let toctree = |d: NodeId| is_toctree(dom, d) && announced_toctree(dom, d);
     toctree(n)
@@ -2828,6 +2829,8 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
     let mut layout_cache = vec![0u8; dom.nodes.len()];
     // What the content says, less what was dropped before this pass.
     let content_text: usize = sel.roots.iter().map(|&r| stats.text(r)).sum();
+    // Headings with text in the content (0, 1 or 2 for more), counted once when asked.
+    let mut content_headings = None;
     // Inside a code listing or a heading, blocks are lines of code or parts of a title,
     // however much they link: a Doxygen `div.fragment`'s `div.line`s link every identifier
     // (`<a class="code">SDLK_RETURN</a> = '\r',`), edoc's `h4 > div.title-name` the types
@@ -2880,7 +2883,14 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
             && !written_sentence(dom, n)
             && !heading_wrapper(dom, stats, n)
             && !links_written_out(dom, n)
-            && !index_of_the_page(dom, stats, &sel.roots, n, content_text);
+            && !index_of_the_page(
+                dom,
+                stats,
+                &sel.roots,
+                n,
+                content_text,
+                &mut content_headings,
+            );
         let form = tag == Tag::Form;
         if link_farm || form || comment_thread(dom, n) {
             if let Some(d) = sel.dropped.get_mut(n as usize) {
@@ -2893,6 +2903,9 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, sel: &mut Selection
 /// Most bytes of text (white space aside) the content may hold beside an index that is
 /// what the page is for.
 const INDEX_INTRO_TEXT: usize = 300;
+
+/// Nodes [`index_of_the_page`] reads after a list before answering no.
+const INDEX_SCAN: usize = 1000;
 
 /// Whether a list of links is the page's index: all the content holds beside it is a title
 /// and a short introduction before it (git's `technical/api-index.html`: "Git has grown a
@@ -2908,6 +2921,7 @@ fn index_of_the_page(
     roots: &[NodeId],
     n: NodeId,
     content_text: usize,
+    headings: &mut Option<usize>,
 ) -> bool {
     let is_list = match dom.tag(n) {
         Some(Tag::Ul | Tag::Ol) => true,
@@ -2919,24 +2933,29 @@ fn index_of_the_page(
     }
     // One heading at most, the page's title: a "More information" section's links under a
     // heading of their own, after others, are a short page's furniture.
-    let headings = roots
-        .iter()
-        .flat_map(|&r| std::iter::once(r).chain(dom.descendants(r)))
-        .filter(|&d| is_heading(dom, d) && stats.text(d) > 0)
-        .take(2)
-        .count();
+    let headings = *headings.get_or_insert_with(|| {
+        roots
+            .iter()
+            .flat_map(|&r| std::iter::once(r).chain(dom.descendants(r)))
+            .filter(|&d| is_heading(dom, d) && stats.text(d) > 0)
+            .take(2)
+            .count()
+    });
     if headings > 1 {
         return false;
     }
     // Nothing with text follows it in the content. The climb ends at a root: the roots
-    // hold `n`, which is below one of them.
+    // hold `n`, which is below one of them. Past INDEX_SCAN nodes the answer is no, so that
+    // a page of many short lists among empty elements stays linear.
+    let mut budget = INDEX_SCAN;
     let mut at = n;
     while at != NONE && !roots.contains(&at) {
         let mut next = dom.node(at).next;
         while next != NONE {
-            if stats.text(next) > 0 {
-                return false;
-            }
+            budget = match budget.checked_sub(1) {
+                Some(left) if stats.text(next) == 0 => left,
+                _ => return false,
+            };
             next = dom.node(next).next;
         }
         at = dom.node(at).parent;

@@ -1903,6 +1903,15 @@ fn a_list_of_links_that_is_the_pages_index_is_kept() {
         .replace("</li><li class=\"fn\">", " | ")
         .replace("(int )</li></ul></div></body>", "(int )</div></div></body>");
     assert!(!pruned(&line).contains("qsemaphore.html#release"));
+    // What follows the list is read up to 1,000 nodes: past them, as if text followed.
+    let padded = |n: usize| {
+        page.replace(
+            "</ul></div>",
+            &format!("</ul>{}</div>", "<i></i>".repeat(n)),
+        )
+    };
+    assert!(pruned(&padded(900)).contains("qsemaphore.html#release"));
+    assert!(!pruned(&padded(1100)).contains("qsemaphore.html#release"));
 }
 
 #[test]
