@@ -1766,8 +1766,8 @@ fn chapters_beside_a_wrapped_table_are_kept() {
 fn a_toctree_the_page_announces_is_kept() {
     // Sphinx writes a `.. toctree::` in the body as `div.toctree-wrapper`. On an index page
     // that list of the pages below is the content; the page announces it with a heading, a
-    // paragraph that stops short of a full stop, or the toctree's own caption. (One after a
-    // finished paragraph is still left out: tests/conformance.rs.)
+    // paragraph that stops short of a full stop, or the toctree's own caption. (One nothing
+    // announces is judged as any list of links: tests/conformance.rs.)
     let toctree = |pages: &[&str], label: &str| {
         format!(
             "<div class=\"toctree-wrapper compound\"><ul>{}</ul></div>",
