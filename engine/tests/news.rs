@@ -381,6 +381,71 @@ fn a_declared_article_loses_link_lists_inside_its_main() {
 }
 
 #[test]
+fn a_declared_articles_list_of_linked_headlines_with_blurbs_goes_but_a_section_front_stays() {
+    // Readability's yahoo-3: the story and, in the same `[role=main]`, "Recommended for
+    // You": items of a picture link, a linked `<h3>` headline and a one-sentence blurb.
+    // Each blurb is prose, so the list is no link farm; it is still the site's teasers.
+    let teaser = |i: usize| {
+        format!(
+            "<li><a href=/s/{i}><img src=/t{i}.jpg alt=\"\"></a><div><h3><a href=/s/{i}>Other \
+             headline number {i}</a></h3><p>A blurb of story {i}, two lines long, which says \
+             what happened and where it happened.</p><span>Good Morning America</span></div></li>"
+        )
+    };
+    let stream: String = (1..=6).map(teaser).collect();
+    let story: String = (0..4)
+        .map(|_| format!("<p>{}</p>", article_prose(4)))
+        .collect();
+    let page = |main: &str| {
+        format!(
+            "<html><head><meta property=\"og:type\" content=\"article\"></head><body>\
+             <div id=Main role=main>{main}</div></body></html>"
+        )
+    };
+    let html = page(&format!(
+        "<section class=story><h1>Harbour plan</h1><div class=body>{story}</div></section>\
+         <div class=stream><h2>Recommended for You</h2><ul>{stream}</ul></div>"
+    ));
+    let out = pruned(&html);
+    assert_eq!(
+        out.matches("dredging costs").count(),
+        16,
+        "story lost:\n{out}"
+    );
+    assert!(!out.contains("Other headline"), "teasers kept:\n{out}");
+    assert!(!out.contains("A blurb of story"), "blurbs kept:\n{out}");
+
+    // Without a story beside them the lists are the page (a section front: Readability's
+    // nytimes-5), and nothing is dropped.
+    let front = page(&format!(
+        "<h2>Highlights</h2><ol>{stream}</ol><h2>Opinion</h2><ol>{stream}</ol>"
+    ));
+    let out = pruned(&front);
+    assert_eq!(
+        out.matches("A blurb of story 6").count(),
+        2,
+        "section front lost:\n{out}"
+    );
+
+    // A list whose items carry more than a blurb is part of the story (a listicle), and
+    // undeclared pages (documentation) keep such lists whatever they hold.
+    let long = (1..=4)
+        .map(|i| {
+            format!(
+                "<li><h3><a href=/b/{i}>Book {i}</a></h3><p>{}</p></li>",
+                article_prose(12)
+            )
+        })
+        .collect::<String>();
+    let out = pruned(&page(&format!(
+        "<h1>Harbour plan</h1>{story}<ol>{long}</ol>"
+    )));
+    assert!(out.contains("Book 4"), "listicle lost:\n{out}");
+    let out = pruned(&html.replace("<meta property=\"og:type\" content=\"article\">", ""));
+    assert!(out.contains("Other headline number 6"), "{out}");
+}
+
+#[test]
 fn an_author_box_inside_the_article_is_kept_and_a_sidebar_one_is_not() {
     // IAB's WordPress theme: `<aside class="author">` closing the article (Reader View keeps it).
     let p = article_prose(4);
