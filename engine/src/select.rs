@@ -781,6 +781,33 @@ const AD_LABELS: &[&str] = &[
     "publicité",
 ];
 
+/// A link whose only content is the site's logo, leading to the site's or the project's
+/// front page: rustdoc's `a.sub-logo-container` (`<img alt="logo">` linking the crate's
+/// `index.html`) inside every page's `<main>`, a news site's masthead logo linking `/`.
+/// Named a logo by the picture's `alt` or `class` or the link's `class`; a page ending in
+/// `/` or `index.html` is a front page. A logo linking anywhere else (a project's
+/// repository, a larger picture) is kept.
+fn home_logo(dom: &Dom, a: NodeId) -> bool {
+    let Some(href) = dom.attr(a, Attr::Href) else {
+        return false;
+    };
+    let mut img = None;
+    for c in dom.children(a) {
+        match dom.tag(c) {
+            Some(Tag::Img) if img.is_none() => img = Some(c),
+            None if dom.text_of(c).trim().is_empty() => {}
+            _ => return false,
+        }
+    }
+    let Some(img) = img else { return false };
+    let logo = |v: Option<&str>| v.is_some_and(|v| v.to_ascii_lowercase().contains("logo"));
+    let path = href.trim().split(['?', '#']).next().unwrap_or_default();
+    (logo(dom.attr(img, Attr::Alt))
+        || logo(dom.attr(img, Attr::Class))
+        || logo(dom.attr(a, Attr::Class)))
+        && (path.ends_with('/') || path.ends_with("index.html") || path.ends_with("index.htm"))
+}
+
 /// An element whose only content is an ad label ("Advertisement").
 fn is_ad_label(dom: &Dom, id: NodeId) -> bool {
     let mut kids = dom.children(id);
@@ -1315,6 +1342,7 @@ fn mark_boilerplate(
                     || is_callout(dom, n, role)
                     || authors)
             }
+            Tag::A => home_logo(dom, n),
             // A page header outside any article is site chrome, unless it holds the headline.
             Tag::Header => fallback && !flags.in_semantic(n) && dom.find(n, Tag::H1).is_none(),
             Tag::Form => role_is("search"),

@@ -1945,3 +1945,44 @@ Message: Numerical argument out of domain</pre></div></div>
         "{md}"
     );
 }
+
+#[test]
+fn a_logo_linking_the_front_page_goes_and_other_linked_logos_stay() {
+    // rustdoc 1.63: `a.sub-logo-container` inside every page's `<main>`, the crate's logo
+    // linking its `index.html`, opened each page's Markdown before the title.
+    let page = |logo: &str| {
+        format!(
+            "<html><body><main><div class=sub-container>{logo}</div>\
+             <h1>Function core::arch::x86::_mm_max_epu32</h1>\
+             <p>Compares packed unsigned 32-bit integers in a and b.</p></main></body></html>"
+        )
+    };
+    for logo in [
+        r#"<a class="sub-logo-container" href="../../../core/index.html"><img class="rust-logo" src="../../../rust-logo.svg" alt="logo"></a>"#,
+        r#"<a href="https://news.example/"> <img src="/masthead.png" alt="Example News Logo"> </a>"#,
+        r#"<a class="site-logo" href="/"><img src="/m.png" alt=""></a>"#,
+    ] {
+        let md = pruned(&page(logo));
+        assert!(!md.contains("png") && !md.contains("svg"), "{logo}:\n{md}");
+        assert!(md.contains("Compares packed unsigned"), "{md}");
+    }
+    // A logo leading anywhere but a front page, a logo beside words, and a linked picture
+    // not named a logo are content.
+    for (logo, kept) in [
+        (
+            r#"<a href="https://github.com/rust-lang/rust"><img src="/logo.png" alt="Rust logo"></a>"#,
+            "logo.png",
+        ),
+        (
+            r#"<a href="/"><img src="/logo.png" alt="logo"> Home of the crate</a>"#,
+            "Home of the crate",
+        ),
+        (
+            r#"<a href="/gallery/"><img src="/harbour.jpg" alt="The harbour at dawn"></a>"#,
+            "harbour.jpg",
+        ),
+    ] {
+        let md = pruned(&page(logo));
+        assert!(md.contains(kept), "{logo}:\n{md}");
+    }
+}
