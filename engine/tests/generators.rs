@@ -1818,3 +1818,30 @@ fn one_row_of_lists_is_a_list_set_in_columns() {
         assert!(md(html).starts_with('|'), "{html}: {}", md(html));
     }
 }
+
+#[test]
+fn a_bare_hash_link_in_a_heading_is_the_heading_itself() {
+    // rustdoc 1.63 links each page's own name in its title to the top of the page; it came
+    // out as `[\_mm_max_epu32](#)`, a link that takes an agent nowhere.
+    let page = r##"<h1 class="fqn"><span class="in-band">Function <a href="../../index.html">core</a>::<a class="fnname" href="#">_mm_max_epu32</a></span></h1><p>Compares packed integers.</p>"##;
+    let out = md(page);
+    assert!(
+        out.starts_with("# Function [core](../../index.html)::\\_mm_max_epu32\n"),
+        "{out}"
+    );
+    // A control linked so is left out with its text, which would read as part of the
+    // title: rustdoc's notable-traits `ⓘ`, YARD's summary toggle.
+    let out = md(
+        r##"<h4>pub fn iter(&amp;self) -&gt; Iter&lt;T&gt; <a href="#" class="notable-traits" data-ty="Iter">ⓘ</a></h4>"##,
+    );
+    assert_eq!(out.trim_end(), "#### pub fn iter(&self) -> Iter\\<T>");
+    let out = md(
+        r##"<h2>Class Method Summary <small><a href="#" class="summary_toggle">collapse</a></small></h2>"##,
+    );
+    assert_eq!(out.trim_end(), "## Class Method Summary");
+    // Outside a heading a bare `#` stays a link, as the converter suites expect.
+    assert_eq!(
+        md(r##"<p>foo <a href="#">bar</a></p>"##).trim_end(),
+        "foo [bar](#)"
+    );
+}

@@ -1219,7 +1219,7 @@ impl Renderer<'_> {
                     // A permalink glyph (Sphinx's `¶` after a signature) is left out before it
                     // is written: written, its text could settle a closer before it (`*(y)*¶`
                     // drops the markers), moving what the link's exit would cut back to.
-                    if glyph_only_link(dom, id) {
+                    if glyph_only_link(dom, id) || heading_control(dom, id) {
                         return None;
                     }
                     return Some(Exit::SelfLink(self.w.inline.len()));
@@ -2699,6 +2699,31 @@ fn glyph_only_link(dom: &Dom, a: NodeId) -> bool {
     !text.is_empty() && (is_permalink_glyph(text) || is_icon_glyph(text))
 }
 
+/// A bare `<a href="#">` in a heading that is a control, not a name: a toggle (YARD's
+/// `<small><a class="summary_toggle">collapse</a></small>` after "Class Method Summary") or
+/// a lone symbol (rustdoc's `ⓘ`, whose notable-traits tooltip is hidden). Its text would
+/// read as part of the title.
+fn heading_control(dom: &Dom, a: NodeId) -> bool {
+    if dom.attr(a, Attr::Href).map(str::trim) != Some("#") {
+        return false;
+    }
+    if dom.has_class_where(a, |c| c.to_ascii_lowercase().contains("toggle")) {
+        return true;
+    }
+    let mut chars = 0;
+    for n in dom.descendants(a).take(GLYPH_LINK_NODES + 1) {
+        chars += dom
+            .text_of(n)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .count();
+        if chars > 1 {
+            return false;
+        }
+    }
+    chars == 1
+}
+
 /// Link text that only marks a permalink ("¶", "#", "§", "🔗"), or looks empty (Docusaurus
 /// writes a zero-width space, removed before it gets here).
 pub(crate) fn is_permalink_glyph(text: &str) -> bool {
@@ -2739,7 +2764,10 @@ fn toc_backref(dom: &Dom, a: NodeId) -> bool {
     in_page_link(dom, a) && dom.has_class(a, &["toc-backref"])
 }
 
-/// Whether `<a href="#frag">` targets itself or one of its three nearest ancestors.
+/// Whether `<a href="#frag">` targets itself or one of its three nearest ancestors, or is
+/// a bare `<a href="#">` (the top of the page) inside a heading: rustdoc 1.63 links each
+/// page's own name in its title so (`<h1>Function …::<a class="fnname" href="#">min</a>`).
+/// Elsewhere a bare `#` stays a link, as the converter suites expect (`[bar](#)`).
 fn links_to_itself(dom: &Dom, a: NodeId) -> bool {
     let Some(href) = dom.attr(a, Attr::Href) else {
         return false;
@@ -2753,7 +2781,7 @@ fn links_to_itself(dom: &Dom, a: NodeId) -> bool {
     {
         return false;
     }
-    let Some(frag) = href.trim().strip_prefix('#').filter(|f| !f.is_empty()) else {
+    let Some(frag) = href.trim().strip_prefix('#') else {
         return false;
     };
     let mut node = a;
@@ -2761,7 +2789,15 @@ fn links_to_itself(dom: &Dom, a: NodeId) -> bool {
         if node == NONE {
             return false;
         }
-        if dom.attr(node, Attr::Id) == Some(frag) || dom.attr(node, Attr::Name) == Some(frag) {
+        let found = if frag.is_empty() {
+            matches!(
+                dom.tag(node),
+                Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+            )
+        } else {
+            dom.attr(node, Attr::Id) == Some(frag) || dom.attr(node, Attr::Name) == Some(frag)
+        };
+        if found {
             return true;
         }
         node = dom.node(node).parent;
