@@ -2934,7 +2934,46 @@ fn clean_content(dom: &Dom, order: &[NodeId], stats: &Stats, article: bool, sel:
                 *d = true;
             }
         }
+        // Its label ("Recommended for You") would head nothing.
+        if let Some(label) = teasers.then(|| teasers_label(dom, stats, n)).flatten() {
+            if let Some(d) = sel.dropped.get_mut(label as usize) {
+                *d = true;
+            }
+        }
     }
+}
+
+/// Most text (bytes, white space aside) of a teaser list's label.
+const TEASER_LABEL_TEXT: usize = 100;
+
+/// The heading right before a teaser list, or the block right before it that holds only a
+/// heading (yahoo-3's `div.App-Hd` beside the stream's `div.App-Bd`): the list's label.
+/// Looked for beside the list and beside at most three `div`/`section` wrappers whose
+/// first child it is, as [`introduced`] does.
+fn teasers_label(dom: &Dom, stats: &Stats, list: NodeId) -> Option<NodeId> {
+    let mut at = list;
+    for _ in 0..4 {
+        let mut prev = dom.node(at).prev;
+        while prev != NONE && dom.tag(prev).is_none() {
+            if !dom.text_of(prev).trim().is_empty() {
+                return None;
+            }
+            prev = dom.node(prev).prev;
+        }
+        if prev != NONE {
+            let text = stats.text(prev);
+            let heading = std::iter::once(prev)
+                .chain(dom.descendants(prev).take(TEASER_NODES))
+                .find(|&d| is_heading(dom, d))?;
+            return (text > 0 && text <= TEASER_LABEL_TEXT && stats.text(heading) == text)
+                .then_some(prev);
+        }
+        at = dom.node(at).parent;
+        if at == NONE || !matches!(dom.tag(at), Some(Tag::Div | Tag::Section)) {
+            return None;
+        }
+    }
+    None
 }
 
 /// Fewest headline items a teaser list has ([`teaser_list`]).

@@ -414,6 +414,20 @@ fn a_declared_articles_list_of_linked_headlines_with_blurbs_goes_but_a_section_f
     );
     assert!(!out.contains("Other headline"), "teasers kept:\n{out}");
     assert!(!out.contains("A blurb of story"), "blurbs kept:\n{out}");
+    // Its label would head nothing; so would yahoo-3's, a block of its own before the
+    // list's wrapper.
+    assert!(!out.contains("Recommended"), "label kept:\n{out}");
+    let wrapped = html
+        .replace(
+            "<h2>Recommended for You</h2><ul>",
+            "<div class=hd><div><h2>Recommended for You</h2></div></div><div class=bd><ul>",
+        )
+        .replace("</ul></div>", "</ul></div></div>");
+    let out = pruned(&wrapped);
+    assert!(
+        !out.contains("Recommended") && !out.contains("Other headline"),
+        "{out}"
+    );
 
     // Without a story beside them the lists are the page (a section front: Readability's
     // nytimes-5), and nothing is dropped.
