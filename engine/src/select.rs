@@ -2965,7 +2965,12 @@ fn teasers_label(dom: &Dom, stats: &Stats, list: NodeId) -> Option<NodeId> {
             let heading = std::iter::once(prev)
                 .chain(dom.descendants(prev).take(TEASER_NODES))
                 .find(|&d| is_heading(dom, d))?;
-            return (text > 0 && text <= TEASER_LABEL_TEXT && stats.text(heading) == text)
+            // Never a page's title, whatever follows it.
+            let title = dom.tag(heading) == Some(Tag::H1);
+            return (text > 0
+                && text <= TEASER_LABEL_TEXT
+                && stats.text(heading) == text
+                && !title)
                 .then_some(prev);
         }
         at = dom.node(at).parent;

@@ -428,6 +428,9 @@ fn a_declared_articles_list_of_linked_headlines_with_blurbs_goes_but_a_section_f
         !out.contains("Recommended") && !out.contains("Other headline"),
         "{out}"
     );
+    // A title right before such a list stays.
+    let titled = html.replace("<h2>Recommended for You</h2>", "<h1>Harbour news</h1>");
+    assert!(pruned(&titled).contains("# Harbour news"), "{titled}");
 
     // Without a story beside them the lists are the page (a section front: Readability's
     // nytimes-5), and nothing is dropped.
