@@ -2949,36 +2949,16 @@ const TEASER_LABEL_TEXT: usize = 100;
 /// The heading right before a teaser list, or the block right before it that holds only a
 /// heading (yahoo-3's `div.App-Hd` beside the stream's `div.App-Bd`): the list's label.
 /// Looked for beside the list and beside at most three `div`/`section` wrappers whose
-/// first child it is, as [`introduced`] does.
+/// first child it is ([`block_before`]).
 fn teasers_label(dom: &Dom, stats: &Stats, list: NodeId) -> Option<NodeId> {
-    let mut at = list;
-    for _ in 0..4 {
-        let mut prev = dom.node(at).prev;
-        while prev != NONE && dom.tag(prev).is_none() {
-            if !dom.text_of(prev).trim().is_empty() {
-                return None;
-            }
-            prev = dom.node(prev).prev;
-        }
-        if prev != NONE {
-            let text = stats.text(prev);
-            let heading = std::iter::once(prev)
-                .chain(dom.descendants(prev).take(TEASER_NODES))
-                .find(|&d| is_heading(dom, d))?;
-            // Never a page's title, whatever follows it.
-            let title = dom.tag(heading) == Some(Tag::H1);
-            return (text > 0
-                && text <= TEASER_LABEL_TEXT
-                && stats.text(heading) == text
-                && !title)
-                .then_some(prev);
-        }
-        at = dom.node(at).parent;
-        if at == NONE || !matches!(dom.tag(at), Some(Tag::Div | Tag::Section)) {
-            return None;
-        }
-    }
-    None
+    let prev = block_before(dom, list, 3)?;
+    let text = stats.text(prev);
+    let heading = std::iter::once(prev)
+        .chain(dom.descendants(prev).take(TEASER_NODES))
+        .find(|&d| is_heading(dom, d))?;
+    // Never a page's title, whatever follows it.
+    let title = dom.tag(heading) == Some(Tag::H1);
+    (text > 0 && text <= TEASER_LABEL_TEXT && stats.text(heading) == text && !title).then_some(prev)
 }
 
 /// Fewest headline items a teaser list has ([`teaser_list`]).
@@ -3515,29 +3495,36 @@ fn in_list_item(dom: &Dom, d: NodeId, root: NodeId) -> bool {
 /// "Examples:"). Such a list of links is the section's content, not a link farm.
 fn introduced(dom: &Dom, n: NodeId) -> bool {
     // The first child of a wrapper (`<div class="itemizedlist"><ul>`) is introduced by what
-    // introduces the wrapper: climb at most three `div`/`section` levels.
+    // introduces the wrapper: two `div`/`section` levels up at most.
+    block_before(dom, n, 2)
+        .is_some_and(|prev| is_heading(dom, prev) || unfinished_paragraph(dom, prev))
+}
+
+/// The element right before `n`, white space between, or else right before the nearest of
+/// its `div`/`section` wrappers (at most `wrappers` of them) of which it is the first
+/// child. `None` when text comes between or nothing does.
+fn block_before(dom: &Dom, n: NodeId, wrappers: usize) -> Option<NodeId> {
     let mut at = n;
-    let mut prev = NONE;
-    for _ in 0..3 {
-        prev = dom.node(at).prev;
+    for climbed in 0..=wrappers {
+        let mut prev = dom.node(at).prev;
         while prev != NONE && dom.tag(prev).is_none() {
             if !dom.text_of(prev).trim().is_empty() {
-                return false;
+                return None;
             }
             prev = dom.node(prev).prev;
         }
         if prev != NONE {
-            break;
+            return Some(prev);
         }
         at = dom.node(at).parent;
-        if at == NONE || !matches!(dom.tag(at), Some(Tag::Div | Tag::Section)) {
-            return false;
+        if climbed == wrappers
+            || at == NONE
+            || !matches!(dom.tag(at), Some(Tag::Div | Tag::Section))
+        {
+            return None;
         }
     }
-    if prev == NONE {
-        return false;
-    }
-    is_heading(dom, prev) || unfinished_paragraph(dom, prev)
+    None
 }
 
 #[cfg(test)]
