@@ -111,6 +111,9 @@ pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
             roots.insert(0, header);
         }
         roots.extend(bio_after(dom, article));
+        if let Some(picture) = lead_picture(dom, &flags, article) {
+            roots.insert(0, picture);
+        }
         sel.roots = with_title(dom, &order, &flags, roots);
         sel.headline = promoted_headline(dom, &sel.roots);
         mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &sel.roots);
@@ -872,7 +875,7 @@ const CAPTIONED_IMAGE_NODES: usize = 24;
 const CAPTION_WORDS: usize = 60;
 
 /// A block that is one image and its caption, nothing else: no link, no form, a caption of a
-/// few words. Article editors wrap each picture in a widget (Drupal's `dnd-widget-wrapper`
+/// few words (a named anchor, `<a name>`, may mark it). Article editors wrap each picture in a widget (Drupal's `dnd-widget-wrapper`
 /// around an image and its `dnd-caption-wrapper`): the picture is the article's, whatever the
 /// wrapper is named. An advertisement or a promotion links somewhere, so it does not pass.
 fn captioned_image(dom: &Dom, id: NodeId) -> bool {
@@ -883,6 +886,8 @@ fn captioned_image(dom: &Dom, id: NodeId) -> bool {
         }
         match dom.tag(n) {
             Some(Tag::Img) => images += 1,
+            // A named anchor (`<a name>`, no href) marks a place; it leads nowhere.
+            Some(Tag::A) if dom.attr(n, Attr::Href).is_none() => {}
             Some(
                 Tag::A
                 | Tag::Form
@@ -1652,6 +1657,22 @@ fn bio_after(dom: &Dom, article: NodeId) -> Option<NodeId> {
         n = dom.node(n).next;
     }
     None
+}
+
+/// Element siblings before a lone article that [`lead_picture`] looks through: the
+/// picture, and a byline between it and the story.
+const LEAD_PICTURE_SIBLINGS: usize = 3;
+
+/// The story's lead picture when the page puts it just before its lone `<article>`, beside
+/// it rather than inside: a block of one image and its caption ([`captioned_image`]: no
+/// link, a caption of a few words) among the article's three previous element siblings (The
+/// Washington Post: `div.inline-photo`, then the byline, then `<article>`).
+fn lead_picture(dom: &Dom, flags: &Flags, article: NodeId) -> Option<NodeId> {
+    let prev = |n: NodeId| Some(dom.node(n).prev).filter(|&p| p != NONE);
+    std::iter::successors(prev(article), |&n| prev(n))
+        .filter(|&n| dom.tag(n).is_some())
+        .take(LEAD_PICTURE_SIBLINGS)
+        .find(|&n| !flags.hidden(n) && captioned_image(dom, n))
 }
 
 /// Whether a class or id value names an author or a byline, or (with `bio`) a bio, as a

@@ -530,3 +530,43 @@ fn an_author_bio_right_after_a_lone_article_is_kept() {
         assert!(!out.contains("Erin Cunningham"), "{after}: {out}");
     }
 }
+
+#[test]
+fn a_lead_picture_right_before_a_lone_article_is_kept() {
+    // The Washington Post puts the lead picture and its caption (with a named anchor), then
+    // the byline, then `<article>` with the story.
+    let p = article_prose(4);
+    let page = |before: &str| {
+        pruned(&format!(
+            "<body><div class=sidebar><p>Archive</p></div><div class=\"article-body\">{before}\
+             <div class=\"pb-sig-line\">By <a href=\"/people/sm\">Steven Mufson</a></div>\
+             <article><p>{p}</p></article></div></body>"
+        ))
+    };
+    let photo = "<div class=\"inline-content inline-photo\"><a name=\"1c16\"></a>\
+         <img src=\"/wall.jpg\"><br><span class=\"pb-caption\">Netanyahu visits the Western \
+         Wall.</span></div>";
+    let out = page(photo);
+    let (picture, story) = (out.find("(/wall.jpg)"), out.find("dredging costs"));
+    assert!(
+        picture.is_some() && story.is_some() && picture < story,
+        "{out}"
+    );
+    assert!(out.contains("Netanyahu visits the Western Wall."), "{out}");
+    assert!(!out.contains("Archive"), "{out}");
+    // Not a lead picture: one that links somewhere (a promotion), one with a long text, and
+    // one further back than three blocks.
+    for before in [
+        "<div class=\"promo\"><a href=\"/deal\"><img src=\"/wall.jpg\"></a>\
+         <span>Netanyahu visits the Western Wall.</span></div>",
+        &format!(
+            "<div class=\"inline-photo\"><img src=\"/wall.jpg\"><span>{}</span></div>",
+            "Netanyahu visits the Western Wall. ".repeat(13)
+        ),
+        &format!("{photo}<div></div><div></div><div></div>"),
+    ] {
+        let out = page(before);
+        assert!(out.contains("dredging costs"), "{out}");
+        assert!(!out.contains("/wall.jpg"), "{before}: {out}");
+    }
+}
