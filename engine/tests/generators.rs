@@ -1038,9 +1038,23 @@ fn rows_of_one_filled_cell_beside_spacers_are_layout() {
         md(html),
         "**Classes**\n\n**Method resolution order:**\n\nA\n\nDocs.\n"
     );
+    // Inline content too: Racket's contents set each line after a "►" toggle (a script
+    // link, not written) and an empty cell; as a table it read `| | | [Guide](index.html) |`.
+    assert_eq!(
+        md(
+            "<table><tr><td style=\"width: 1em;\"><a href=\"javascript:void(0);\" \
+            class=\"tocviewtoggle\">&#9658;</a></td><td></td>\
+            <td><a href=\"index.html\">Guide</a></td></tr></table>"
+        ),
+        "[Guide](index.html)\n"
+    );
     // Two filled cells in a row: data, the empty cells stay cells.
     assert_eq!(
         md("<table><tr><td>&nbsp;</td><td><p>a</p></td></tr><tr><td>x</td><td><p>b</p></td></tr></table>"),
+        "| | a |\n| --- | --- |\n| x | b |\n"
+    );
+    assert_eq!(
+        md("<table><tr><td></td><td>a</td></tr><tr><td>x</td><td>b</td></tr></table>"),
         "| | a |\n| --- | --- |\n| x | b |\n"
     );
 }
@@ -1844,4 +1858,45 @@ fn a_bare_hash_link_in_a_heading_is_the_heading_itself() {
         md(r##"<p>foo <a href="#">bar</a></p>"##).trim_end(),
         "foo [bar](#)"
     );
+}
+
+#[test]
+fn a_script_toggle_is_left_out_with_the_separator_before_it() {
+    // rustdoc (≤ 1.67) ends each page's header with "1.0.0 · source · [−]", the last a
+    // script link that collapses every doc block; its symbol and the dot before it said
+    // nothing once the script was gone.
+    let page = r#"<h1 class="fqn"><span class="in-band">Enum Option</span><span class="out-of-band"><span class="since">1.0.0</span> · <a class="srclink" href="../src/option.rs.html#518">source</a> · <a id="toggle-all-docs" href="javascript:void(0)" title="collapse all docs">[<span class="inner">&#x2212;</span>]</a></span></h1><p>The Option type.</p>"#;
+    let out = md(page);
+    assert!(
+        out.contains("1.0.0 · [source](../src/option.rs.html#518)\n"),
+        "{out}"
+    );
+    assert!(!out.contains('−'), "{out}");
+    // Racket's contents toggle "►" beside an entry.
+    let out = md(
+        r#"<p><a href="JavaScript:void(0);" class="tocviewtoggle" onclick="TocviewToggle(this)">&#9658;</a> <a href="guide.html">Guide</a></p>"#,
+    );
+    assert_eq!(out.trim_end(), "[Guide](guide.html)");
+    // Kept: a script link with words (its text is content), a toggle that links to a place,
+    // a symbol link not named a toggle, and a separator between words.
+    for (html, text) in [
+        (
+            r#"<p><a class="toggle" href="javascript:show()">Show all</a></p>"#,
+            "Show all",
+        ),
+        (
+            r##"<p><a class="toggle" href="#menu">►</a></p>"##,
+            "[►](#menu)",
+        ),
+        (
+            r#"<p>a <a href="javascript:f()">:-&gt;</a> b</p>"#,
+            "a :-> b",
+        ),
+        (
+            r#"<p>x · y <a id="toggle" href="javascript:f()">[+]</a> z</p>"#,
+            "x · y z",
+        ),
+    ] {
+        assert_eq!(md(html).trim_end(), text, "{html}");
+    }
 }

@@ -8,7 +8,7 @@ mod writer;
 use crate::dom::{Attr, Dom, Kind, NodeId, Tag, NONE};
 use crate::select::{is_hidden, Selection};
 use crate::tabs;
-use crate::urls::{title_suffix, Resolver};
+use crate::urls::{is_script, title_suffix, Resolver};
 use table::{parse_align, Table};
 use writer::{cell_pipes, Marker, Writer};
 
@@ -1211,6 +1211,18 @@ impl Renderer<'_> {
                 Exit::InlineQuote
             }
             Tag::A if heading_permalink(dom, id) => return None,
+            Tag::A if script_toggle(dom, id) => {
+                // The separator written before it (rustdoc's "source · [−]") would hang.
+                let head = self.w.inline.as_str();
+                if let Some(at) = head
+                    .strip_suffix('·')
+                    .and_then(|h| h.strip_suffix(' '))
+                    .map(str::len)
+                {
+                    self.w.removed_back_to(at);
+                }
+                return None;
+            }
             Tag::A => {
                 let href = dom.attr(id, Attr::Href).and_then(|h| self.urls.link(h));
                 // A link to the element it sits in (`<h2 id=x><a href="#x">Title</a></h2>`) says
@@ -2697,6 +2709,42 @@ fn glyph_only_link(dom: &Dom, a: NodeId) -> bool {
     }
     let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{200b}');
     !text.is_empty() && (is_permalink_glyph(text) || is_icon_glyph(text))
+}
+
+/// Characters a toggle's symbol may have ("[−]", "►", "▼").
+const TOGGLE_SYMBOL_CHARS: usize = 8;
+
+/// A script-run link named a toggle whose text is a symbol, no word: a control that opens or
+/// closes part of the page (rustdoc's `<a id="toggle-all-docs" href="javascript:void(0)">[−]</a>`,
+/// Racket's `a.tocviewtoggle` "►"). Its link is dropped as any script link; left alone, its
+/// symbol would read as text. Links to places keep their text whatever it is (Haddock's
+/// operators `:->`).
+pub(crate) fn script_toggle(dom: &Dom, a: NodeId) -> bool {
+    let named = |v: &str| {
+        v.as_bytes()
+            .windows(6)
+            .any(|w| w.eq_ignore_ascii_case(b"toggle"))
+    };
+    if ![Attr::Class, Attr::Id]
+        .into_iter()
+        .any(|at| dom.attr(a, at).is_some_and(named))
+        || !dom.attr(a, Attr::Href).is_some_and(is_script)
+    {
+        return false;
+    }
+    let mut chars = 0;
+    for n in dom.descendants(a).take(GLYPH_LINK_NODES + 1) {
+        if dom.tag(n).is_some_and(|t| matches!(t, Tag::Img | Tag::Svg)) {
+            return false;
+        }
+        for c in dom.text_of(n).chars().filter(|c| !c.is_whitespace()) {
+            chars += 1;
+            if c.is_alphanumeric() || chars > TOGGLE_SYMBOL_CHARS {
+                return false;
+            }
+        }
+    }
+    chars > 0
 }
 
 /// A bare `<a href="#">` in a heading that is a control, not a name: a toggle (YARD's

@@ -446,9 +446,11 @@ pub fn is_layout(dom: &Dom, table: NodeId) -> bool {
     if heading_rows && multi_cell_rows < 3 && blocks {
         structure = true;
     }
-    // Rows of one filled cell beside empty spacer cells, holding blocks: a page laid out
-    // with an indent column (pydoc's `table.section`: `&nbsp;` | a class's documentation).
-    if blocks && multi_cell_rows > 0 && !filled_row {
+    // Rows of one filled cell beside empty spacer cells: a page laid out with an indent
+    // column (pydoc's `table.section`: `&nbsp;` | a class's documentation), or a line set
+    // after a control (Racket's contents: "►" | | the manual's title). As a table it would
+    // be one column of content padded with empty ones.
+    if multi_cell_rows > 0 && !filled_row {
         structure = true;
     }
     // Small tables of inline cells nested in a record of rows of the same width are notes
@@ -565,13 +567,20 @@ fn several_lines(dom: &Dom, pre: NodeId) -> bool {
 }
 
 /// A cell that only makes room: no text but white space (`&nbsp;` included) and no element
-/// but `<span>`/`<br>` among its first few nodes.
+/// but `<span>`/`<br>` among its first few nodes, or a script toggle, which is not written
+/// ([`super::script_toggle`]: Racket's contents put "►" in a cell of its own).
 fn spacer_cell(dom: &Dom, cell: NodeId) -> bool {
+    let in_toggle = |n: NodeId| {
+        dom.ancestors(n)
+            .take_while(|&a| a != cell)
+            .any(|a| dom.tag(a) == Some(Tag::A) && super::script_toggle(dom, a))
+    };
     let mut nodes = dom.descendants(cell);
     for n in nodes.by_ref().take(8) {
         match dom.tag(n) {
-            None if dom.text_of(n).trim().is_empty() => {}
+            None if dom.text_of(n).trim().is_empty() || in_toggle(n) => {}
             Some(Tag::Span | Tag::Br) => {}
+            Some(Tag::A) if super::script_toggle(dom, n) => {}
             _ => return false,
         }
     }
