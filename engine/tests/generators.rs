@@ -1900,3 +1900,39 @@ fn a_script_toggle_is_left_out_with_the_separator_before_it() {
         assert_eq!(md(html).trim_end(), text, "{html}");
     }
 }
+
+#[test]
+fn a_playground_link_carrying_the_code_before_it_is_left_out() {
+    // rustdoc: every runnable example is followed by "Run", a link to the playground with
+    // the example percent-encoded in its URL (hidden lines too): the code written twice.
+    let run = "https://play.rust-lang.org/?code=%23!%5Ballow(unused)%5D%0Afn%20main()%20%7B%0A\
+               let%20mut%20vec%20%3D%20Vec%3A%3Anew()%3B%0Avec.push(1)%3B%0A%7D&edition=2021";
+    let page = |href: &str, label: &str| {
+        md(&format!(
+            "<div class=\"example-wrap\"><pre class=\"rust rust-example-rendered\"><code>\
+             <span class=\"kw\">let</span> <span class=\"kw-2\">mut</span> vec = \
+             Vec::new();\nvec.push(1);</code></pre>\n<a class=\"test-arrow\" \
+             target=\"_blank\" href=\"{href}\">{label}</a></div><p>After.</p>"
+        ))
+    };
+    let out = page(run, "Run");
+    assert_eq!(
+        out,
+        "```rust\nlet mut vec = Vec::new();\nvec.push(1);\n```\n\nAfter.\n"
+    );
+    // Form encoding (`+` for a space) is read too.
+    let out = page(&run.replace("%20", "+"), "Run");
+    assert!(!out.contains("[Run]"), "{out}");
+    // Kept: a link that does not carry this code, one with a long text, one not after a
+    // code block.
+    let other = "https://play.rust-lang.org/?code=fn%20main()%20%7B%20println!(%22hi%22)%3B%20%7D%0A%0A&edition=2021";
+    assert!(
+        page(other, "Run").contains("[Run]("),
+        "{}",
+        page(other, "Run")
+    );
+    let long = "Open this example in the Rust playground";
+    assert!(page(run, long).contains(long), "{}", page(run, long));
+    let out = md(&format!("<p>See <a href=\"{run}\">Run</a>.</p>"));
+    assert!(out.contains("[Run]("), "{out}");
+}

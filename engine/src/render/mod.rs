@@ -1210,7 +1210,7 @@ impl Renderer<'_> {
                 self.w.space = writer::Space::Suppressed;
                 Exit::InlineQuote
             }
-            Tag::A if heading_permalink(dom, id) => return None,
+            Tag::A if heading_permalink(dom, id) || playground_link(dom, id) => return None,
             Tag::A if script_toggle(dom, id) => {
                 // The separator written before it (rustdoc's "source · [−]") would hang.
                 let head = self.w.inline.as_str();
@@ -2690,6 +2690,70 @@ fn grid_columns(dom: &Dom, id: NodeId) -> Option<usize> {
         "four-column-summary" => Some(4),
         _ => None,
     })
+}
+
+/// Bytes of a link's URL below which it carries no code block.
+const PLAYGROUND_URL: usize = 100;
+/// Bytes of a button's label.
+const PLAYGROUND_LABEL: usize = 32;
+/// Bytes of a code block's first line compared with the URL.
+const PLAYGROUND_LINE: usize = 120;
+
+/// A button-like link right after a code block that carries that code to a playground:
+/// rustdoc's `a.test-arrow` "Run", `play.rust-lang.org/?code=` and the example
+/// percent-encoded. The code is already in the Markdown; written again as a URL it cost more
+/// than the example itself (30 % of `Vec`'s page). Known by the code block's first line
+/// inside the decoded URL (white space and `+` aside: form encoding writes spaces as `+`).
+fn playground_link(dom: &Dom, a: NodeId) -> bool {
+    let Some(href) = dom
+        .attr(a, Attr::Href)
+        .filter(|h| h.len() >= PLAYGROUND_URL)
+    else {
+        return false;
+    };
+    let mut pre = dom.node(a).prev;
+    while pre != NONE && dom.tag(pre).is_none() && dom.text_of(pre).trim().is_empty() {
+        pre = dom.node(pre).prev;
+    }
+    if pre == NONE || dom.tag(pre) != Some(Tag::Pre) {
+        return false;
+    }
+    let mut label = 0;
+    for n in dom.descendants(a).take(GLYPH_LINK_NODES + 1) {
+        if dom.tag(n).is_some_and(|t| matches!(t, Tag::Img | Tag::Svg)) {
+            return false;
+        }
+        label += dom.text_of(n).trim().len();
+    }
+    if label == 0 || label > PLAYGROUND_LABEL {
+        return false;
+    }
+    // The first line of the code with text, without white space.
+    let mut line = String::new();
+    for n in dom.descendants(pre) {
+        let text = dom.text_of(n);
+        let (part, ends) = match text.split_once('\n') {
+            Some((head, _)) if !line.is_empty() || !head.trim().is_empty() => (head, true),
+            _ => (text, false),
+        };
+        line.extend(
+            part.chars()
+                .filter(|c| !c.is_whitespace() && *c != '+')
+                .take(PLAYGROUND_LINE),
+        );
+        if ends || line.len() >= PLAYGROUND_LINE {
+            break;
+        }
+    }
+    if line.is_empty() {
+        return false;
+    }
+    let url: String = percent_encoding::percent_decode_str(href)
+        .decode_utf8_lossy()
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '+')
+        .collect();
+    url.contains(line.as_str())
 }
 
 /// Nodes [`glyph_only_link`] reads before answering no.
