@@ -839,6 +839,9 @@ fn class_words(dom: &Dom, id: NodeId) -> impl Iterator<Item = &str> {
 /// with, an unambiguous boilerplate word.
 fn boilerplate_named<'a>(dom: &'a Dom, id: NodeId, verdicts: &mut Verdicts<'a>) -> bool {
     if let Some(class) = dom.attr(id, Attr::Class) {
+        if hidden_class(class) {
+            return true;
+        }
         // A docutils admonition is named after its title (`admonition
         // admonition-you-can-t-share-pickles-between-versions`): its words are the text's,
         // not the page's furniture.
@@ -867,6 +870,19 @@ fn boilerplate_named<'a>(dom: &'a Dom, id: NodeId, verdicts: &mut Verdicts<'a>) 
             .and_then(|cut| name.get(..cut))
             .is_some_and(|first| listed(ID_PREFIXES, first));
     named && !named_after_heading(dom, id, name)
+}
+
+/// A class list holding the utility class `hidden` (Bootstrap 3, Tailwind: `display:none`),
+/// with no responsive variant that shows it again (Tailwind's `hidden md:block`).
+fn hidden_class(class: &str) -> bool {
+    let mut hidden = false;
+    for w in class.split_ascii_whitespace() {
+        if w.contains(':') {
+            return false;
+        }
+        hidden |= w == "hidden";
+    }
+    hidden
 }
 
 /// Nodes [`captioned_image`] reads: an image and its caption are a few.

@@ -570,3 +570,25 @@ fn a_lead_picture_right_before_a_lone_article_is_kept() {
         assert!(!out.contains("/wall.jpg"), "{before}: {out}");
     }
 }
+
+#[test]
+fn an_element_of_the_utility_class_hidden_is_dropped_unless_a_variant_shows_it() {
+    // BuzzFeed's comments section (`section.section.hidden`) and NYT's "Supported by" label:
+    // Bootstrap's and Tailwind's `hidden` is `display:none`.
+    let p = article_prose(4);
+    let page = |class: &str| {
+        pruned(&format!(
+            "<body><article><h1>Diet pills</h1><p>{p}</p><section class=\"{class}\">\
+             <div class=\"headline-1\">Facebook Conversations</div></section></article></body>"
+        ))
+    };
+    let out = page("section hidden");
+    assert!(out.contains("dredging costs"), "{out}");
+    assert!(!out.contains("Facebook Conversations"), "{out}");
+    // Shown: Tailwind's `hidden md:block` (visible on wider screens), and names that only
+    // hold the word (`hidden-xs`, `overflow-hidden`).
+    for class in ["hidden md:block", "hidden-xs", "overflow-hidden"] {
+        let out = page(class);
+        assert!(out.contains("Facebook Conversations"), "{class}: {out}");
+    }
+}
