@@ -204,6 +204,19 @@ def extract(root, base, toc=(), code_sel=()):
     return res
 
 
+# A formula's delimiters: the page leaves `\(…\)`/`\[…\]` for MathJax, we write GitHub's
+# `$…$`/`$$…$$`; markdown-it (no math plugin) then reads `\,` inside as an escaped comma.
+TEX_DELIMS = re.compile(r"\\[()\[\]]|\$")
+TEX_ESCAPE = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
+
+
+def math_words(words):
+    """Words with formula delimiters and backslashes before punctuation taken out, on
+    both sides, so that the same formula counts as the same words."""
+    out = (TEX_ESCAPE.sub("", TEX_DELIMS.sub("", w)) for w in words)
+    return [w for w in out if w]
+
+
 def retention(ref, cand):
     r, c = collections.Counter(ref), collections.Counter(cand)
     tot = sum(r.values())
@@ -299,6 +312,7 @@ def run_page(pg, binary, outdir, extra_args=()):
     os.makedirs(outdir, exist_ok=True)
     open(os.path.join(outdir, pg["id"] + ".md"), "w").write(md_full)
     res = {"gen": pg["gen"], "id": pg["id"], "metrics": {}, "detail": {}}
+    ref["words"], out["words"] = math_words(ref["words"]), math_words(out["words"])
     for k in ("headings", "links", "code", "cells", "words"):
         r, miss, extra = retention(ref[k], out[k])
         res["metrics"][k] = dict(ret=r, n=len(ref[k]), out=len(out[k]), missing=len(miss), extra=len(extra))
