@@ -891,9 +891,10 @@ const CAPTIONED_IMAGE_NODES: usize = 24;
 const CAPTION_WORDS: usize = 60;
 
 /// A block that is one image and its caption, nothing else: no link, no form, a caption of a
-/// few words (a named anchor, `<a name>`, may mark it). Article editors wrap each picture in a widget (Drupal's `dnd-widget-wrapper`
-/// around an image and its `dnd-caption-wrapper`): the picture is the article's, whatever the
-/// wrapper is named. An advertisement or a promotion links somewhere, so it does not pass.
+/// few words (a named anchor, `<a name>`, may mark it). Article editors wrap each picture in
+/// a widget (Drupal's `dnd-widget-wrapper` around an image and its `dnd-caption-wrapper`):
+/// the picture is the article's, whatever the wrapper is named. An advertisement or a
+/// promotion links somewhere, so it does not pass.
 fn captioned_image(dom: &Dom, id: NodeId) -> bool {
     let (mut images, mut words) = (0usize, 0usize);
     for (seen, n) in dom.descendants(id).enumerate() {

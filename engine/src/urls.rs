@@ -101,13 +101,13 @@ impl Resolver {
     }
 }
 
-/// Whether a link may keep `scheme` (any case).
 /// Whether a link runs script when followed (`javascript:`, however cased or spaced): it
 /// never reaches the output, and a page's control is often written so.
 pub fn is_script(raw: &str) -> bool {
     scheme_of(&clean(raw)).is_some_and(|s| s.eq_ignore_ascii_case("javascript"))
 }
 
+/// Whether a link may keep `scheme` (any case).
 fn is_link_scheme(scheme: &str) -> bool {
     LINK_SCHEMES.iter().any(|s| s.eq_ignore_ascii_case(scheme))
 }
