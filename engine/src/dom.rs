@@ -360,6 +360,16 @@ impl Dom {
         })
     }
 
+    /// The element right before `id` among its siblings, white space and comments between
+    /// passed over; `None` when text comes between or nothing does.
+    pub fn element_before(&self, id: NodeId) -> Option<NodeId> {
+        let mut prev = self.node(id).prev;
+        while prev != NONE && self.tag(prev).is_none() && self.text_of(prev).trim().is_empty() {
+            prev = self.node(prev).prev;
+        }
+        (prev != NONE && self.tag(prev).is_some()).then_some(prev)
+    }
+
     /// The ancestors of `id`, nearest first, up to the document.
     pub fn ancestors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
         let parent = |n: NodeId| Some(self.node(n).parent).filter(|&p| p != NONE);

@@ -2716,13 +2716,10 @@ fn titled_section(dom: &Dom, n: NodeId) -> bool {
     if opens_with_heading(dom, n) {
         return true;
     }
-    let mut prev = dom.node(n).prev;
-    while prev != NONE && dom.tag(prev).is_none() && dom.text_of(prev).trim().is_empty() {
-        prev = dom.node(prev).prev;
-    }
-    prev != NONE
-        && opens_with_heading(dom, prev)
-        && text_unless(dom, prev, |t| t.len() > HEADING_BLOCK_TEXT).is_some()
+    dom.element_before(n).is_some_and(|prev| {
+        opens_with_heading(dom, prev)
+            && text_unless(dom, prev, |t| t.len() > HEADING_BLOCK_TEXT).is_some()
+    })
 }
 
 /// Whether `n`'s first content is a heading, itself or in the first content of its first

@@ -2711,20 +2711,16 @@ fn playground_link(dom: &Dom, a: NodeId) -> bool {
     else {
         return false;
     };
-    let mut pre = dom.node(a).prev;
-    while pre != NONE && dom.tag(pre).is_none() && dom.text_of(pre).trim().is_empty() {
-        pre = dom.node(pre).prev;
-    }
-    if pre == NONE || dom.tag(pre) != Some(Tag::Pre) {
+    let Some(pre) = dom
+        .element_before(a)
+        .filter(|&p| dom.tag(p) == Some(Tag::Pre))
+    else {
         return false;
-    }
-    let mut label = 0;
-    for n in dom.descendants(a).take(GLYPH_LINK_NODES + 1) {
-        if dom.tag(n).is_some_and(|t| matches!(t, Tag::Img | Tag::Svg)) {
-            return false;
-        }
-        label += dom.text_of(n).trim().len();
-    }
+    };
+    let Some(label) = short_label(dom, a) else {
+        return false;
+    };
+    let label: usize = label.map(|t| t.trim().len()).sum();
     if label == 0 || label > PLAYGROUND_LABEL {
         return false;
     }
@@ -2759,14 +2755,29 @@ fn playground_link(dom: &Dom, a: NodeId) -> bool {
 /// Nodes [`glyph_only_link`] reads before answering no.
 const GLYPH_LINK_NODES: usize = 4;
 
+/// The texts of a link as short as a glyph or a button's label: `None` when it holds an
+/// image or an `<svg>`, or more than [`GLYPH_LINK_NODES`] nodes.
+fn short_label(dom: &Dom, a: NodeId) -> Option<impl Iterator<Item = &str>> {
+    let mut nodes = dom.descendants(a);
+    for n in nodes.by_ref().take(GLYPH_LINK_NODES + 1) {
+        if matches!(dom.tag(n), Some(Tag::Img | Tag::Svg)) {
+            return None;
+        }
+    }
+    if nodes.next().is_some() {
+        return None;
+    }
+    Some(dom.descendants(a).map(|n| dom.text_of(n)))
+}
+
 /// A link whose whole text is a permalink or icon-font glyph, with no image.
 fn glyph_only_link(dom: &Dom, a: NodeId) -> bool {
+    let Some(label) = short_label(dom, a) else {
+        return false;
+    };
     let mut text = String::new();
-    for (seen, n) in dom.descendants(a).enumerate() {
-        if seen > GLYPH_LINK_NODES || matches!(dom.tag(n), Some(Tag::Img | Tag::Svg)) {
-            return false;
-        }
-        text.push_str(dom.text_of(n));
+    for t in label {
+        text.push_str(t);
         if text.len() > 16 {
             return false;
         }
@@ -2796,16 +2807,14 @@ pub(crate) fn script_toggle(dom: &Dom, a: NodeId) -> bool {
     {
         return false;
     }
+    let Some(label) = short_label(dom, a) else {
+        return false;
+    };
     let mut chars = 0;
-    for n in dom.descendants(a).take(GLYPH_LINK_NODES + 1) {
-        if dom.tag(n).is_some_and(|t| matches!(t, Tag::Img | Tag::Svg)) {
+    for c in label.flat_map(str::chars).filter(|c| !c.is_whitespace()) {
+        chars += 1;
+        if c.is_alphanumeric() || chars > TOGGLE_SYMBOL_CHARS {
             return false;
-        }
-        for c in dom.text_of(n).chars().filter(|c| !c.is_whitespace()) {
-            chars += 1;
-            if c.is_alphanumeric() || chars > TOGGLE_SYMBOL_CHARS {
-                return false;
-            }
         }
     }
     chars > 0
