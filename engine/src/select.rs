@@ -84,6 +84,13 @@ pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
     if let Some(main) = main {
         sel.roots = vec![main];
         mark_boilerplate(dom, &order, &flags, &mut sel.dropped, &[main]);
+        if let Some(article) = page
+            .declares_article
+            .then(|| story_article(dom, &order, &flags, main))
+            .flatten()
+        {
+            drop_after_story(dom, main, article, &mut sel.dropped);
+        }
         clean_declared_article(dom, page, &order, &mut sel);
         return sel;
     }
@@ -144,6 +151,59 @@ pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
         }
     }
     sel
+}
+
+/// Drops what follows a story's `<article>` inside its `<main>` (each following sibling of
+/// the article and of its ancestors below `main`), except the author's bio: what a story
+/// page puts after the story there is the site's (most read, teasers, reader comments,
+/// feedback forms). What comes before it (headline, standfirst, lead picture, byline) is
+/// the story's and stays.
+fn drop_after_story(dom: &Dom, main: NodeId, article: NodeId, dropped: &mut [bool]) {
+    let bio = bio_after(dom, article);
+    let mut n = article;
+    while n != main && n != NONE {
+        let mut next = dom.node(n).next;
+        while next != NONE {
+            if Some(next) != bio {
+                if let Some(d) = dropped.get_mut(next as usize) {
+                    *d = true;
+                }
+            }
+            next = dom.node(next).next;
+        }
+        n = dom.node(n).parent;
+    }
+}
+
+/// Share of a story page's `<main>` paragraph text, in tenths, its one `<article>` must
+/// hold to be the story, the rest of `<main>` the site's.
+const STORY_SHARE_TENTHS: usize = 9;
+
+/// Bytes of text (white space aside) that make a paragraph a story's rather than a teaser's
+/// standfirst.
+const STORY_PARAGRAPH: usize = 120;
+
+/// The one visible `<article>` in a story's `<main>` when it holds the story: nearly all
+/// of `<main>`'s paragraph text. Folha de S.Paulo puts the story's `article#c-news` in
+/// `<main>` beside "Mais lidas" and "Principais do dia" teaser blocks of headlines, which a
+/// reader mode leaves out.
+fn story_article(dom: &Dom, order: &[NodeId], flags: &Flags, main: NodeId) -> Option<NodeId> {
+    let mut articles = dom
+        .descendants(main)
+        .filter(|&n| dom.tag(n) == Some(Tag::Article) && !flags.hidden(n));
+    let (Some(article), None) = (articles.next(), articles.next()) else {
+        return None;
+    };
+    let stats = Stats::compute(dom, order, &vec![false; dom.nodes.len()]);
+    let story = |root: NodeId| -> usize {
+        dom.descendants(root)
+            .filter(|&n| dom.tag(n) == Some(Tag::P) && !flags.hidden(n))
+            .map(|p| stats.text(p))
+            .filter(|&len| len >= STORY_PARAGRAPH)
+            .sum()
+    };
+    let inside = story(article);
+    (inside >= STORY_TEXT && inside * 10 >= story(main) * STORY_SHARE_TENTHS).then_some(article)
 }
 
 /// An article holding under a quarter of the page's visible text is one entry of the page,

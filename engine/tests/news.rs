@@ -592,3 +592,56 @@ fn an_element_of_the_utility_class_hidden_is_dropped_unless_a_variant_shows_it()
         assert!(out.contains("Facebook Conversations"), "{class}: {out}");
     }
 }
+
+#[test]
+fn what_follows_a_storys_article_inside_its_main_goes() {
+    // Folha de S.Paulo: `<main>` holds the headline block, `article#c-news` with the story,
+    // then "Mais lidas" and "Principais do dia", headline teasers with short standfirsts.
+    // The headline block before the article and the author's bio after it stay.
+    let p = article_prose(6);
+    let teasers: String = (1..=3)
+        .map(|i| {
+            format!(
+                "<div class=c-headline><a href=/t/{i}><img src=/t{i}.jpg alt=\"\"></a>\
+                 <h3><a href=/topic/{i}>Topic {i}</a></h3><h2><a href=/t/{i}>Teaser \
+                 headline {i}</a></h2><p>A short standfirst for teaser {i}.</p></div>"
+            )
+        })
+        .collect();
+    let page = |head: &str, story: &str, after: &str| {
+        pruned(&format!(
+            "<html><head>{head}</head><body><main><header><h1>Harbour plan</h1>\
+             <h2>Dredging starts in spring</h2></header><div class=wrap>{story}</div>\
+             {after}<div class=block><h4>Principais do dia</h4>{teasers}</div></main>\
+             </body></html>"
+        ))
+    };
+    let declared = "<meta property=\"og:type\" content=\"article\">";
+    let story = format!("<article><p>{p}</p><p>{p}</p><p>{p}</p></article>");
+    let bio = "<div class=sig><div class=\"post-body-bio\">Ana Souza covers the port.</div></div>";
+    let out = page(declared, &format!("{story}{bio}"), "");
+    assert_eq!(out.matches("dredging costs").count(), 18, "{out}");
+    assert!(out.contains("Dredging starts in spring"), "{out}");
+    assert!(out.contains("Ana Souza covers the port."), "{out}");
+    assert!(
+        !out.contains("Teaser headline") && !out.contains("Principais do dia"),
+        "{out}"
+    );
+    // Kept: on a page that does not declare itself an article, beside a second article,
+    // after a story paragraph outside the article, and beside an article too short to be
+    // the story.
+    for (head, story, after) in [
+        ("", story.clone(), ""),
+        (
+            declared,
+            format!("{story}<article><p>Note</p></article>"),
+            "",
+        ),
+        (declared, story.clone(), &*format!("<p>{p}{p}</p>")),
+        (declared, format!("<article><p>{p}</p></article>"), ""),
+    ] {
+        let out = page(head, &story, after);
+        assert!(out.contains("dredging costs"), "{out}");
+        assert!(out.contains("Teaser headline 3"), "{story}{after}: {out}");
+    }
+}
