@@ -29,6 +29,37 @@ fn doxygen_source_fragment_drops_line_numbers_and_tooltips() {
 }
 
 #[test]
+fn doxygen_tree_drops_its_fold_controls_and_sets_the_kind_letter_apart() {
+    // annotated.html: "[detail level 1 2]" buttons, then a table whose entries open with a
+    // fold arrow and a kind badge ("N" namespace, "C" class) before the name.
+    let row = |arrow: &str, kind: &str, name: &str| {
+        format!(
+            "<tr><td class=\"entry\"><span style=\"width:0px;display:inline-block;\">&#160;</span>\
+             {arrow}<span class=\"icona\"><span class=\"icon\">{kind}</span></span><a class=\"el\" \
+             href=\"{name}.html\">{name}</a></td><td class=\"desc\">About {name} </td></tr>"
+        )
+    };
+    let html = format!(
+        "<div class=\"directory\"><div class=\"levels\">[detail level <span \
+         onclick=\"javascript:toggleLevel(1);\">1</span><span \
+         onclick=\"javascript:toggleLevel(2);\">2</span>]</div><table class=\"directory\">{}{}</table></div>",
+        row("<span id=\"arr_0_\" class=\"arrow\" onclick=\"toggleFolder('0_')\">&#9660;</span>", "N", "pyexample"),
+        row("", "C", "PyClass"),
+    );
+    assert_eq!(
+        md(&html),
+        "| N [pyexample](pyexample.html) | About pyexample |\n| --- | --- |\n\
+         | C [PyClass](PyClass.html) | About PyClass |\n"
+    );
+    // A `span.arrow` that says something, and `div.levels` elsewhere, are text.
+    assert_eq!(
+        md("<p><span class=\"arrow\">&#9660; more</span> <span class=\"arrow\">&#8594;&#8594;&#8594;</span></p>\
+            <div class=\"levels\">Levels 1 to 3</div>"),
+        "▼ more →→→\n\nLevels 1 to 3\n"
+    );
+}
+
+#[test]
 fn doxygen_heading_permalink_is_dropped() {
     let html = "<h2 class=\"memtitle\"><span class=\"permalink\"><a href=\"#a1f8d\">&#9670;&nbsp;</a></span>callback</h2>\
         <p>Callback that feeds the audio device.</p>";

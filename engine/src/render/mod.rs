@@ -968,6 +968,9 @@ impl Renderer<'_> {
         if tag == Tag::Div && skipped_div(dom, id) {
             return None;
         }
+        if tag == Tag::Span && tree_arrow(dom, id) {
+            return None;
+        }
         // Words for screen readers only in a link that shows its own ("Docs<span
         // class=sr-only> (opens in a new tab)</span>") narrate how it opens. Elsewhere they
         // may be all a cell says (`<svg/><span class=sr-only>Included</span>`), and an icon
@@ -3040,6 +3043,35 @@ fn skipped_div(dom: &Dom, id: NodeId) -> bool {
     let parent = dom.node(id).parent;
     print_only
         || (prompt.get() && parent != NONE && dom.has_class(parent, &["nbinput", "nboutput"]))
+        // Doxygen's "[detail level 1 2 3]" above a class or file tree: buttons (`onclick`
+        // spans) that fold the tree.
+        || (parent != NONE
+            && dom.has_class(id, &["levels"])
+            && dom.has_class(parent, &["directory"]))
+}
+
+/// Characters a tree's fold arrow may have.
+const TREE_ARROW_CHARS: usize = 2;
+
+/// A fold arrow of a tree: a `span.arrow` whose text is an arrow or triangle glyph or two
+/// (Doxygen's class, file and page trees, `<span class="arrow" onclick="toggleFolder(…)">▼
+/// </span>`). It draws a button; as text it would glue to the name after it (`▼N[ns]`).
+fn tree_arrow(dom: &Dom, span: NodeId) -> bool {
+    if !dom.has_class(span, &["arrow"]) {
+        return false;
+    }
+    let mut chars = 0;
+    for n in dom.descendants(span).take(GLYPH_LINK_NODES + 1) {
+        for c in dom.text_of(n).chars().filter(|c| !c.is_whitespace()) {
+            chars += 1;
+            if chars > TREE_ARROW_CHARS
+                || !matches!(c, '\u{2190}'..='\u{21ff}' | '\u{25a0}'..='\u{25ff}')
+            {
+                return false;
+            }
+        }
+    }
+    chars > 0
 }
 
 /// Punctuation that separates the links of a code element (`, `, `; `): written as text.
@@ -3569,7 +3601,10 @@ fn display_word(class: &str) -> &str {
 /// </code>name`, JSDoc's `name<span class="signature-attributes">opt</span>`, Bootstrap's
 /// and sphinx-design's badges).
 fn is_badge_class(word: &str) -> bool {
-    matches!(word, "badge" | "tsd-tag" | "signature-attributes") || word.ends_with("-badge")
+    // Doxygen's `span.icona` is the box of a tree entry's kind letter ("C" class, "N"
+    // namespace) before its name.
+    matches!(word, "badge" | "tsd-tag" | "signature-attributes" | "icona")
+        || word.ends_with("-badge")
 }
 
 /// Whether the first text after element `id` (in document order, looking a few nodes
