@@ -157,8 +157,16 @@ pub fn select(dom: &Dom, page: &PageMeta, prune: bool) -> Selection {
 /// the article and of its ancestors below `main`), except the author's bio: what a story
 /// page puts after the story there is the site's (most read, teasers, reader comments,
 /// feedback forms). What comes before it (headline, standfirst, lead picture, byline) is
-/// the story's and stays.
+/// the story's and stays. Nothing goes when the story itself went (named or marked as
+/// boilerplate): the page then keeps the rest of its `<main>`.
 fn drop_after_story(dom: &Dom, main: NodeId, article: NodeId, dropped: &mut [bool]) {
+    let is_dropped = |n: NodeId| dropped.get(n as usize).copied().unwrap_or(false);
+    if std::iter::once(article)
+        .chain(dom.ancestors(article).take_while(|&a| a != main))
+        .any(is_dropped)
+    {
+        return;
+    }
     let bio = bio_after(dom, article);
     let mut n = article;
     while n != main && n != NONE {

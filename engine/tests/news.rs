@@ -644,4 +644,8 @@ fn what_follows_a_storys_article_inside_its_main_goes() {
         assert!(out.contains("dredging costs"), "{out}");
         assert!(out.contains("Teaser headline 3"), "{story}{after}: {out}");
     }
+    // Kept too when the article itself went as boilerplate: the page keeps the rest of
+    // its `<main>` rather than its headline alone.
+    let out = page(declared, &format!("<aside>{story}</aside>"), "");
+    assert!(out.contains("Teaser headline 3"), "{out}");
 }
