@@ -517,4 +517,43 @@ mod tests {
         let e = Config::parse(&[b'{', 0xff, b'}']).unwrap_err();
         assert_eq!(e.key, "configuration");
     }
+
+    /// The README's configuration reference is the operator's contract: it names every
+    /// field of `Config` (whose names are the keys), and each documented default parses to
+    /// the real one.
+    #[test]
+    fn readme_reference_names_every_key_with_its_real_default() {
+        let readme = include_str!("../../README.md");
+        let rows: Vec<(&str, &str)> = readme
+            .lines()
+            .skip_while(|l| *l != "## Configuration reference")
+            .skip(1)
+            .take_while(|l| !l.starts_with("## "))
+            .filter_map(|l| {
+                let mut cells = l.strip_prefix("| `")?.split(" | ");
+                let key = cells.next()?.strip_suffix('`')?;
+                let default = cells.nth(1)?.split('`').nth(1)?;
+                Some((key, default))
+            })
+            .collect();
+        let documented: Vec<&str> = rows.iter().map(|&(key, _)| key).collect();
+        // `{:#?}` puts each field of the struct on its own line, four spaces in.
+        let pretty = format!("{:#?}", Config::default());
+        let fields: Vec<&str> = pretty
+            .lines()
+            .filter_map(|l| l.strip_prefix("    ")?.split_once(':'))
+            .map(|(name, _)| name)
+            .filter(|name| !name.starts_with(' '))
+            .collect();
+        assert!(fields.contains(&"max_body_bytes"), "{pretty}");
+        assert_eq!(documented, fields, "README rows against Config's fields");
+        for (key, default) in rows {
+            let json = format!("{{\"{key}\": {default}}}");
+            assert_eq!(
+                Config::parse(json.as_bytes()),
+                Ok(Config::default()),
+                "README default of {key}: {json}"
+            );
+        }
+    }
 }

@@ -184,4 +184,43 @@ mod tests {
         let unique: HashSet<usize> = idx.into_iter().collect();
         assert_eq!(unique.len(), COUNTERS);
     }
+
+    /// The README's metrics table names each metric as `/stats/prometheus` shows it
+    /// (dots become underscores), the passthrough reasons in one row, and nothing else.
+    #[test]
+    fn readme_metrics_table_names_every_metric() {
+        let readme = include_str!("../../README.md");
+        let rows: Vec<(&str, &str)> = readme
+            .lines()
+            .skip_while(|l| *l != "## Metrics and access log")
+            .skip(1)
+            .take_while(|l| !l.starts_with("## "))
+            .filter_map(|l| l.strip_prefix("| `markdown_")?.split_once(" | "))
+            .collect();
+        let documented: HashSet<String> = rows
+            .iter()
+            .flat_map(|(names, _)| names.split(" / "))
+            .map(|n| {
+                format!(
+                    "markdown_{}",
+                    n.trim_start_matches("`markdown_").trim_matches('`')
+                )
+            })
+            .collect();
+        let prometheus = |name: &str| name.replace('.', "_");
+        let mut expected: HashSet<String> = Counter::all()
+            .filter(|c| !matches!(c, Counter::Passthrough(_)))
+            .map(|c| prometheus(&c.name()))
+            .collect();
+        expected.insert(prometheus(CONVERSION_US));
+        expected.insert("markdown_passthrough_<reason>".into());
+        assert_eq!(documented, expected);
+        let reasons = rows
+            .iter()
+            .find(|(names, _)| names.starts_with("passthrough_<reason>`"))
+            .map(|(_, rest)| rest.split('`').skip(1).step_by(2).collect::<Vec<_>>())
+            .unwrap_or_default();
+        let all: Vec<&str> = Reason::ALL.iter().map(|r| r.as_str()).collect();
+        assert_eq!(reasons, all);
+    }
 }
