@@ -523,12 +523,7 @@ mod tests {
     /// the real one.
     #[test]
     fn readme_reference_names_every_key_with_its_real_default() {
-        let readme = include_str!("../../README.md");
-        let rows: Vec<(&str, &str)> = readme
-            .lines()
-            .skip_while(|l| *l != "## Configuration reference")
-            .skip(1)
-            .take_while(|l| !l.starts_with("## "))
+        let rows: Vec<(&str, &str)> = crate::readme_section("Configuration reference")
             .filter_map(|l| {
                 let mut cells = l.strip_prefix("| `")?.split(" | ");
                 let key = cells.next()?.strip_suffix('`')?;

@@ -124,6 +124,17 @@ pub mod negotiate;
 pub mod stages;
 pub mod stream;
 
+/// The lines of one `## ` section of the README, for the tests that hold its reference
+/// tables (configuration, metrics) to the code.
+#[cfg(test)]
+fn readme_section(heading: &str) -> impl Iterator<Item = &'static str> + '_ {
+    include_str!("../../README.md")
+        .lines()
+        .skip_while(move |l| l.strip_prefix("## ") != Some(heading))
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+}
+
 proxy_wasm::main! {{
     // Installs the SDK's logger and panic hook, so a trap leaves a critical log line.
     proxy_wasm::set_log_level(proxy_wasm::types::LogLevel::Info);

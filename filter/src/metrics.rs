@@ -189,12 +189,7 @@ mod tests {
     /// (dots become underscores), the passthrough reasons in one row, and nothing else.
     #[test]
     fn readme_metrics_table_names_every_metric() {
-        let readme = include_str!("../../README.md");
-        let rows: Vec<(&str, &str)> = readme
-            .lines()
-            .skip_while(|l| *l != "## Metrics and access log")
-            .skip(1)
-            .take_while(|l| !l.starts_with("## "))
+        let rows: Vec<(&str, &str)> = crate::readme_section("Metrics and access log")
             .filter_map(|l| l.strip_prefix("| `markdown_")?.split_once(" | "))
             .collect();
         let documented: HashSet<String> = rows
