@@ -2758,8 +2758,8 @@ fn playground_link(dom: &Dom, a: NodeId) -> bool {
 /// Nodes [`glyph_only_link`] reads before answering no.
 const GLYPH_LINK_NODES: usize = 4;
 
-/// The texts of a link as short as a glyph or a button's label: `None` when it holds an
-/// image or an `<svg>`, or more than [`GLYPH_LINK_NODES`] nodes.
+/// The texts of a link (or a button-like span) as short as a glyph or a button's label:
+/// `None` when it holds an image or an `<svg>`, or more than [`GLYPH_LINK_NODES`] nodes.
 fn short_label(dom: &Dom, a: NodeId) -> Option<impl Iterator<Item = &str>> {
     let mut nodes = dom.descendants(a);
     for n in nodes.by_ref().take(GLYPH_LINK_NODES + 1) {
@@ -2810,13 +2810,18 @@ pub(crate) fn script_toggle(dom: &Dom, a: NodeId) -> bool {
     {
         return false;
     }
-    let Some(label) = short_label(dom, a) else {
+    glyph_label(dom, a, TOGGLE_SYMBOL_CHARS, |c| !c.is_alphanumeric())
+}
+
+/// Whether `n`'s [`short_label`] is 1 to `max` characters (white space aside), each a `glyph`.
+fn glyph_label(dom: &Dom, n: NodeId, max: usize, glyph: impl Fn(char) -> bool) -> bool {
+    let Some(label) = short_label(dom, n) else {
         return false;
     };
     let mut chars = 0;
     for c in label.flat_map(str::chars).filter(|c| !c.is_whitespace()) {
         chars += 1;
-        if c.is_alphanumeric() || chars > TOGGLE_SYMBOL_CHARS {
+        if chars > max || !glyph(c) {
             return false;
         }
     }
@@ -3057,21 +3062,13 @@ const TREE_ARROW_CHARS: usize = 2;
 /// (Doxygen's class, file and page trees, `<span class="arrow" onclick="toggleFolder(…)">▼
 /// </span>`). It draws a button; as text it would glue to the name after it (`▼N[ns]`).
 fn tree_arrow(dom: &Dom, span: NodeId) -> bool {
-    if !dom.has_class(span, &["arrow"]) {
-        return false;
-    }
-    let mut chars = 0;
-    for n in dom.descendants(span).take(GLYPH_LINK_NODES + 1) {
-        for c in dom.text_of(n).chars().filter(|c| !c.is_whitespace()) {
-            chars += 1;
-            if chars > TREE_ARROW_CHARS
-                || !matches!(c, '\u{2190}'..='\u{21ff}' | '\u{25a0}'..='\u{25ff}')
-            {
-                return false;
-            }
-        }
-    }
-    chars > 0
+    dom.has_class(span, &["arrow"])
+        && glyph_label(
+            dom,
+            span,
+            TREE_ARROW_CHARS,
+            |c| matches!(c, '\u{2190}'..='\u{21ff}' | '\u{25a0}'..='\u{25ff}'),
+        )
 }
 
 /// Punctuation that separates the links of a code element (`, `, `; `): written as text.
